@@ -50,7 +50,7 @@ export {
   type StageReport,
 } from './attempt/execute-attempt.js';
 export { relativeToRun, suiteAttemptPaths, taskRunPaths, type AttemptPaths } from './attempt/attempt-paths.js';
-export { createDockerSandbox, type SandboxFactory } from './attempt/sandbox-factory.js';
+export { createDockerSandbox, pooledDockerSandboxFactory, type SandboxFactory } from './attempt/sandbox-factory.js';
 export { validateBaseline, type ValidateBaselineOptions } from './baseline/validate-baseline.js';
 
 // Runs and artifacts

@@ -35,6 +35,7 @@ export {
   BWRAP_DEFAULT_CPUS,
   BWRAP_HELPER_PROCESSES,
   type BwrapSandboxOptions,
+  type BwrapCommandPath,
 } from './bwrap/bwrap-sandbox.js';
 export { isBwrapAvailable, assertBwrapAvailable, type BwrapAvailability } from './bwrap/bwrap-availability.js';
 export { CGROUP_PARENT_NAME, type LimitsEnforcement } from './bwrap/cgroup.js';
@@ -52,6 +53,7 @@ export {
 
 // Docker backend, container hygiene.
 export { DockerSandbox, type DockerSandboxOptions, type DockerCommandPath } from './docker/docker-sandbox.js';
+export { NetworkHolderPool, NetworkHolder, NETWORK_HOLDER_ROLE, type NetworkHolderPoolOptions } from './docker/network-holder-pool.js';
 export {
   DEFAULT_DOCKER_IMAGE,
   DEFAULT_WORKDIR,
@@ -67,6 +69,8 @@ export {
   LABEL_CREATED_AT,
   LABEL_PID,
   LABEL_HOSTNAME,
+  LABEL_NETWORK_HOLDER,
+  LABEL_ROLE,
   buildContainerLabels,
 } from './docker/labels.js';
 export {

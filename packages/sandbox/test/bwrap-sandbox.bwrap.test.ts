@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BwrapSandbox,
   createSandbox,
@@ -15,8 +15,10 @@ import {
   PathEscapeError,
   SandboxError,
   SymlinkBlockedError,
+  type BwrapSandboxOptions,
   type SandboxSpec,
 } from '../src/index.js';
+import { buildRootfsWithoutPython } from './helpers/rootfs-without-python.js';
 
 const RUNNER_IMAGE = process.env['AGENTBENCH_RUNNER_IMAGE'] ?? 'agentbench/py-runner:0.1.0';
 const isRequired = process.env['AGENTBENCH_REQUIRE_BWRAP'] === '1';
@@ -53,8 +55,8 @@ const suffix = skipReason === undefined ? '' : ` (skipped: ${skipReason})`;
 const sandboxes: BwrapSandbox[] = [];
 const temporaryFolders: string[] = [];
 
-async function newSandbox(spec: SandboxSpec = {}): Promise<BwrapSandbox> {
-  const sandbox = await BwrapSandbox.create({ rootfs, ...spec });
+async function newSandbox(spec: SandboxSpec = {}, options: BwrapSandboxOptions = {}): Promise<BwrapSandbox> {
+  const sandbox = await BwrapSandbox.create({ rootfs, ...spec }, options);
   sandboxes.push(sandbox);
   return sandbox;
 }
@@ -85,6 +87,18 @@ function uniqueSleep(): string {
   return `${1000 + Math.floor(Math.random() * 1000)}.${process.pid}${Math.floor(Math.random() * 1e6)}`;
 }
 
+/**
+ * Shell text that starts `sleep <marker>` as a daemon (its own session, through setsid)
+ * and goes on only once the daemon has left the command's session.
+ */
+function startDaemon(marker: string): string {
+  return `setsid sh -c 'echo > .daemon-${marker}; exec sleep ${marker}' > /dev/null 2>&1 & while [ ! -e .daemon-${marker} ]; do sleep 0.01; done`;
+}
+
+function isInternalError(error: unknown): boolean {
+  return SandboxError.isInstance(error) && error.kind === 'internal';
+}
+
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
@@ -109,6 +123,16 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipReason !== undefined)(`BwrapSandbox: commands${suffix}`, () => {
+  it('runs every command under one long-lived executor inside the sandbox namespaces', async () => {
+    const sandbox = await newSandbox();
+    expect(sandbox.commandPath).toBe('executor');
+    const parent = 'echo $PPID; tr "\\0" " " < /proc/$PPID/cmdline';
+    const first = await sandbox.exec(parent);
+    const second = await sandbox.exec(parent);
+    expect(first.stdout).toMatch(/^\d+\npython3 .*agentbench-executor \/workspace $/);
+    expect(second.stdout).toBe(first.stdout);
+  });
+
   it('reports exit codes, stdout and stderr; a string runs through /bin/sh, an argv array as is', async () => {
     const sandbox = await newSandbox();
     expect(await sandbox.exec('echo out; echo err >&2; exit 3')).toMatchObject({ exitCode: 3, stdout: 'out\n', stderr: 'err\n', timedOut: false });
@@ -154,6 +178,7 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: commands${suffix}`, () 
     expect((await sandbox.exec('pwd')).stdout).toBe('/workspace\n');
     expect((await sandbox.exec('pwd; ls', { cwd: 'sub' })).stdout).toBe('/workspace/sub\nfile.txt\n');
     await expect(sandbox.exec('pwd', { cwd: '/etc' })).rejects.toThrow(PathEscapeError);
+    await expect(sandbox.exec('pwd', { cwd: 'no/such/folder' })).rejects.toThrow('exec: working directory "no/such/folder" does not exist in the workspace');
   });
 
   it('keeps the workspace, /tmp and /usr/local between commands; the rest of the root is read-only', async () => {
@@ -170,6 +195,24 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: commands${suffix}`, () 
   it('reports death by a signal as 128 + n', async () => {
     const sandbox = await newSandbox();
     expect(await sandbox.exec(['sh', '-c', 'kill -KILL $$'])).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'signal', signal: 9 });
+    expect(await sandbox.exec(['sh', '-c', 'kill -TERM $$'])).toMatchObject({ exitCode: 143, killedBy: 'signal', signal: 15 });
+  });
+
+  it('runs concurrent commands and keeps their outputs apart', async () => {
+    const sandbox = await newSandbox();
+    const results = await Promise.all(Array.from({ length: 8 }, (_, index) => sandbox.exec(`sleep 0.$((${index} % 3)); printf 'command %s' ${index}`)));
+    expect(results.map((result) => result.stdout)).toEqual(Array.from({ length: 8 }, (_, index) => `command ${index}`));
+  });
+
+  it('fails the call in flight when the executor dies, then starts a new one for the next call', async () => {
+    const sandbox = await newSandbox();
+    const daemon = uniqueSleep();
+    await sandbox.exec(startDaemon(daemon));
+    await expect(sandbox.exec('pkill -KILL -x python3; sleep 5')).rejects.toSatisfy(isInternalError);
+    // The executor's pid namespace went with it.
+    expect(await processesWithMarker(daemon)).toEqual([]);
+    expect(await sandbox.exec(['echo', 'alive'])).toMatchObject({ exitCode: 0, stdout: 'alive\n' });
+    expect(sandbox.commandPath).toBe('executor');
   });
 });
 
@@ -192,12 +235,17 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: timeouts, limits and ki
     expect(await processesWithMarker(marker)).toEqual([]);
   });
 
-  it('ends background processes with the command (the pid namespace goes with it)', async () => {
+  it('ends background jobs with the command, while a setsid daemon lives until the network changes (as in Docker)', async () => {
     const sandbox = await newSandbox();
-    const marker = uniqueSleep();
-    const result = await sandbox.exec(`setsid sleep ${marker} > /dev/null 2>&1 & echo done`);
-    expect(result.stdout).toBe('done\n');
-    expect(await processesWithMarker(marker)).toEqual([]);
+    const job = uniqueSleep();
+    const daemon = uniqueSleep();
+    const result = await sandbox.exec(`sleep ${job} & ${startDaemon(daemon)}; echo done`);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'done\n' });
+    expect(await processesWithMarker(job)).toEqual([]);
+    expect(await processesWithMarker(daemon)).toHaveLength(1);
+    expect((await sandbox.exec(`ps -eo args | grep -c '^sleep ${daemon}'`)).stdout).toBe('1\n');
+    await sandbox.setNetwork(true);
+    expect(await processesWithMarker(daemon)).toEqual([]);
   });
 
   it('stops a fork bomb at the pid limit, and the sandbox still runs commands afterwards', async (context) => {
@@ -220,7 +268,8 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: timeouts, limits and ki
     ]);
     const match = /^blocked after (\d+) Resource temporarily unavailable$/m.exec(counted.stdout);
     expect(match, counted.stdout + counted.stderr).not.toBeNull();
-    expect(Number(match?.[1])).toBeLessThanOrEqual(64);
+    // The command and its 63 children: the whole limit, our own helpers are not counted in it.
+    expect(Number(match?.[1])).toBe(63);
     const bomb = await sandbox.exec(['bash', '-c', 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived'], { timeoutSec: 30 });
     expect(bomb.stderr).toMatch(/fork|Resource temporarily unavailable/i);
     expect(await sandbox.exec(['echo', 'still here'])).toMatchObject({ exitCode: 0, stdout: 'still here\n' });
@@ -293,6 +342,26 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: network${suffix}`, () =
     const networked = await newSandbox({ hasNetwork: true });
     expect((await networked.exec(probe)).stdout).toBe('hello-from-host\n');
   });
+
+  it('cuts the network by ending every process started with it; a command running then reports 137 abort', async () => {
+    const sandbox = await newSandbox({ hasNetwork: true });
+    const daemon = uniqueSleep();
+    await sandbox.exec(startDaemon(daemon));
+    expect(await processesWithMarker(daemon)).toHaveLength(1);
+    const command = uniqueSleep();
+    let onStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      onStarted = resolve;
+    });
+    const running = sandbox.exec(`echo started; sleep ${command}`, { onStdout: () => onStarted() });
+    await started;
+    await sandbox.setNetwork(false);
+    // Gone by the time setNetwork resolves, not some time later.
+    expect(await processesWithMarker(daemon)).toEqual([]);
+    expect(await processesWithMarker(command)).toEqual([]);
+    expect(await running).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'abort', stdout: 'started\n' });
+    expect((await sandbox.exec('echo after')).stdout).toBe('after\n');
+  });
 });
 
 describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${suffix}`, () => {
@@ -323,6 +392,8 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${su
 
   it('leaves no process, cgroup or folder behind after dispose', async () => {
     const sandbox = await newSandbox({ files: { 'a.txt': 'a' } });
+    const daemon = uniqueSleep();
+    await sandbox.exec(startDaemon(daemon));
     const marker = uniqueSleep();
     const running = sandbox.exec(`sleep ${marker}`, { timeoutSec: 60 });
     await sandbox.exec('true');
@@ -332,6 +403,7 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${su
     await sandbox.dispose();
     expect(await running).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'abort' });
     expect(await processesWithMarker(marker)).toEqual([]);
+    expect(await processesWithMarker(daemon)).toEqual([]);
     expect(await processesWithMarker(sandbox.stateFolder)).toEqual([]);
     for (const path of [...cgroupPaths, ...folders]) expect(await exists(path), path).toBe(false);
     await expect(sandbox.exec('true')).rejects.toSatisfy((error: unknown) => SandboxError.isInstance(error) && error.kind === 'sandbox_disposed');
@@ -352,6 +424,50 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${su
     await expect(BwrapSandbox.create({ rootfs: '/nonexistent/rootfs' })).rejects.toThrow('SandboxSpec.rootfs: folder "/nonexistent/rootfs" does not exist');
     await expect(BwrapSandbox.create({ rootfs, workdir: '/no/such/folder' })).rejects.toThrow(/SandboxSpec.workdir: "\/no\/such\/folder" is not a folder in the root file system/);
     await expect(BwrapSandbox.create({ rootfs, limits: { pids: 0 } })).rejects.toThrow('SandboxSpec.limits.pids: expected a positive number, found 0');
+  });
+});
+
+describe.skipIf(skipReason !== undefined)(`BwrapSandbox: one bwrap per command (the fallback without python3)${suffix}`, () => {
+  it('runs commands with exit codes, output and stdin when forced to (shouldUseExecutor: false)', async () => {
+    const sandbox = await newSandbox({ env: { LEVEL: 'spec' } }, { shouldUseExecutor: false });
+    expect(sandbox.commandPath).toBe('per-command');
+    expect(await sandbox.exec('echo out; echo err >&2; exit 3')).toMatchObject({ exitCode: 3, stdout: 'out\n', stderr: 'err\n', timedOut: false });
+    expect(await sandbox.exec('cat; echo "$LEVEL/$OWN"', { stdin: 'in\n', env: { OWN: 'exec' } })).toMatchObject({ exitCode: 0, stdout: 'in\nspec/exec\n' });
+    expect(await sandbox.exec(['sh', '-c', 'kill -KILL $$'])).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'signal', signal: 9 });
+    // Started by bwrap itself, not by an executor.
+    expect((await sandbox.exec('tr "\\0" " " < /proc/$PPID/cmdline')).stdout).toMatch(/^\S*bwrap /);
+  });
+
+  it('kills the whole tree on timeout (124) and on abort (137)', async () => {
+    const sandbox = await newSandbox({}, { shouldUseExecutor: false });
+    const marker = uniqueSleep();
+    const timedOut = await sandbox.exec(`setsid sleep ${marker} & sleep ${marker}`, { timeoutSec: 1 });
+    expect(timedOut).toMatchObject({ exitCode: EXIT_CODE_TIMEOUT, timedOut: true, killedBy: 'timeout' });
+    const controller = new AbortController();
+    const aborted = await sandbox.exec(`echo started; sleep ${marker}`, { signal: controller.signal, onStdout: () => controller.abort() });
+    expect(aborted).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'abort' });
+    expect(await processesWithMarker(marker)).toEqual([]);
+  });
+
+  describe('with a rootfs that has no python3', () => {
+    let smallRootfs = '';
+    let buildFailure: string | undefined;
+    beforeAll(async () => {
+      smallRootfs = await temporaryFolder('agentbench-rootfs-without-python-');
+      buildFailure = await buildRootfsWithoutPython(smallRootfs);
+    });
+
+    it('falls back to one bwrap per command by itself, and says so', async (context) => {
+      if (buildFailure !== undefined) context.skip(buildFailure);
+      const notes: string[] = [];
+      const sandbox = await newSandbox({ rootfs: smallRootfs }, { onDebug: (message) => notes.push(message) });
+      expect(sandbox.commandPath).toBe('per-command');
+      expect(notes.join('\n')).toMatch(/has no python3; starting one bwrap per command/);
+      expect(await sandbox.exec('echo "$HOME" > home.txt; cat home.txt')).toMatchObject({ exitCode: 0, stdout: '/root\n' });
+      expect(await sandbox.exec('sleep 30', { timeoutSec: 1 })).toMatchObject({ exitCode: EXIT_CODE_TIMEOUT, killedBy: 'timeout' });
+      await sandbox.setNetwork(true);
+      expect((await sandbox.exec('echo still')).stdout).toBe('still\n');
+    });
   });
 });
 

@@ -3,11 +3,11 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
-import { removeManagedContainers } from '@agentbench/sandbox';
+import { NetworkHolderPool, removeManagedContainers } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
-import type { SandboxFactory } from '../attempt/sandbox-factory.js';
+import { pooledDockerSandboxFactory, type SandboxFactory } from '../attempt/sandbox-factory.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
@@ -132,6 +132,9 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const prepared = options.resumeDir === undefined ? await startRun(options, tasksDir, concurrency, loadedSuite.tasks) : await resumeRun(options, byId);
   const { runDir, runRecord, skipLabels, finished } = prepared;
   const lockFile = path.join(runDir, 'run.lock');
+  // The next task's container joins a network holder started while the current ones run.
+  const networkHolders = options.createSandbox === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
+  const createSandbox = options.createSandbox ?? (networkHolders === undefined ? undefined : pooledDockerSandboxFactory(networkHolders));
 
   try {
     const attemptsFile = path.join(runDir, 'attempts.jsonl');
@@ -181,7 +184,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         cache,
         signal,
         onStage: (stage) => options.onEvent?.({ type: 'task-stage', taskId, stage }),
-        ...(options.createSandbox === undefined ? {} : { createSandbox: options.createSandbox }),
+        ...(createSandbox === undefined ? {} : { createSandbox }),
         ...(options.flakyRerun === undefined ? {} : { flakyRerun: options.flakyRerun }),
         ...(options.rerunBudgetFraction === undefined ? {} : { rerunBudgetFraction: options.rerunBudgetFraction }),
         ...(options.env === undefined ? {} : { env: options.env }),
@@ -238,6 +241,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     options.onEvent?.({ type: 'suite-finished', result: suiteResult });
     return suiteResult;
   } finally {
+    await networkHolders?.dispose();
     await releaseFileLock(lockFile);
   }
 }

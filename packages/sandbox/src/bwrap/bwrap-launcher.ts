@@ -15,8 +15,9 @@ import { EXIT_CODE_KILLED } from '../sandbox.js';
 const runFile = promisify(execFile);
 
 /**
- * The launcher: one small `/bin/sh` per sandbox that joined the sandbox's cgroups once and
- * then forks every bwrap, so each command is born inside the cgroups. Moving a process into
+ * The per-command path (a rootfs without python3, where the executor cannot run): one small
+ * `/bin/sh` per sandbox that joined the sandbox's cgroups once and then forks one bwrap per
+ * command, so each command is born inside the cgroups. Moving a process into
  * a cgroup v1 costs a kernel RCU grace period (≈13 ms per controller here), which per
  * command would triple bwrap's own start-up time.
  *

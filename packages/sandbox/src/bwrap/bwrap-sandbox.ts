@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { rmdirSync, rmSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -5,6 +6,8 @@ import { join, posix } from 'node:path';
 import type Docker from 'dockerode';
 import { ulid } from 'ulid';
 import { SandboxError } from '../errors/sandbox-error.js';
+import { execOnChannel, type ChannelExecOptions } from '../executor/channel-exec.js';
+import type { CommandChannel } from '../executor/command-channel.js';
 import {
   checkEnvironment,
   combineSignals,
@@ -17,10 +20,12 @@ import {
 import { onProcessExit } from '../local/exit-cleanup.js';
 import { HostWorkspace } from '../local/host-workspace.js';
 import { assertDirectory } from '../local/local-sandbox.js';
+import { emptyResult } from '../local/run-process.js';
 import { resolveWorkspacePath } from '../path-safety.js';
 import { ensureRootfs, readRootfsDescription } from '../rootfs/ensure-rootfs.js';
 import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../sandbox.js';
 import { assertBwrapAvailable } from './bwrap-availability.js';
+import { BwrapExecutor } from './bwrap-executor.js';
 import { BwrapLauncher } from './bwrap-launcher.js';
 import { SandboxCgroup, type LimitsEnforcement } from './cgroup.js';
 
@@ -30,27 +35,57 @@ export const BWRAP_DEFAULT_MEMORY_MB = 2048;
 export const BWRAP_DEFAULT_PIDS = 256;
 export const BWRAP_DEFAULT_CPUS = 2;
 /**
- * Our own processes in the sandbox's pids cgroup, not counted against `limits.pids`: the
- * launcher, and per running command a waiter, bwrap's monitor and the namespace's init.
+ * Our own processes (and threads: the pids controller counts both) in the sandbox's pids
+ * cgroup, not counted against `limits.pids`. On the executor path: bwrap, the pid
+ * namespace's init, the executor, and the executor thread that runs a command. On the
+ * per-command path: the launcher, and per running command a waiter, bwrap and the init.
  */
 export const BWRAP_HELPER_PROCESSES = 4;
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const SANDBOX_HOME = '/root';
+/** How long a new executor may take to say hello (bwrap, cgroup joins, Python start). */
+const EXECUTOR_READY_TIMEOUT_MS = 30_000;
+
+/** How commands are started: inside one long-lived bwrap by the executor, or one bwrap each (no python3 in the rootfs). */
+export type BwrapCommandPath = 'executor' | 'per-command';
 
 export interface BwrapSandboxOptions {
   /** Docker client used to export `spec.image` when `spec.rootfs` is not given. */
   docker?: Docker;
   /** Set false to apply limits without cgroups even where they are writable (memory then by RLIMIT_AS). Default true. */
   shouldUseCgroups?: boolean;
+  /**
+   * Set false to start one bwrap per command even when the rootfs has python3: the slower
+   * path a rootfs without python3 takes anyway. Default true.
+   */
+  shouldUseExecutor?: boolean;
+  /** Debug-level notes: the no-python3 fallback, executor restarts. Default: dropped. */
+  onDebug?: (message: string) => void;
+}
+
+/** What runs the next command. */
+type CommandRunner = { executor: BwrapExecutor } | { launcher: BwrapLauncher };
+
+interface CommandSettings {
+  argv: string[];
+  cwd: string;
+  /** The spec's env, then the command's (the image's env is the sandbox's base). */
+  environment: Record<string, string>;
+  timeoutMs: number;
+  outputCapBytes: number;
+  logPath: string | undefined;
+  commandText: string;
 }
 
 /**
- * Commands run with bubblewrap, no daemon: each `exec` spawns `bwrap` over a read-only
- * root file system folder (`spec.rootfs`, e.g. the runner image exported by
- * `ensureRootfs`), in fresh user, pid, ipc, uts, cgroup and network namespaces, all
- * capabilities dropped. Writable: the workspace (a host folder, bound at `workdir`), and
- * per sandbox `/tmp`, `/root` and `/usr/local` (so `pip install` works), which persist
- * between commands. Limits go through one cgroup per sandbox when cgroups are writable.
+ * Commands run with bubblewrap, no daemon, over a read-only root file system folder
+ * (`spec.rootfs`, e.g. the runner image exported by `ensureRootfs`), in fresh user, pid,
+ * ipc, uts, cgroup and network namespaces, all capabilities dropped. One long-lived bwrap
+ * per sandbox runs the executor, and each command is a fork+exec inside its namespaces;
+ * a rootfs without python3 gets one bwrap per command instead. Writable: the workspace
+ * (a host folder, bound at `workdir`), and per sandbox `/tmp`, `/root` and `/usr/local`
+ * (so `pip install` works), which persist between commands. Limits go through one cgroup
+ * per sandbox when cgroups are writable.
  */
 export class BwrapSandbox implements Sandbox {
   readonly backend = 'bwrap' as const;
@@ -61,17 +96,28 @@ export class BwrapSandbox implements Sandbox {
   /** How each limit is applied (cgroup, rlimit) or why it is not. */
   readonly limitsEnforced: LimitsEnforcement;
   private readonly spec: SandboxSpec;
+  private readonly options: BwrapSandboxOptions;
   private readonly workspace: HostWorkspace;
   private readonly stateDir: string;
   private readonly cgroup: SandboxCgroup | undefined;
-  private launcher: BwrapLauncher;
   private readonly launcherOptions: Parameters<typeof BwrapLauncher.start>[0];
   private readonly isolatedArguments: readonly string[];
   private readonly networkedArguments: readonly string[];
+  /** PATH, HOME and the image's ENV: every command's environment before the spec's and its own. */
   private readonly baseEnvironment: Readonly<Record<string, string>>;
-  private readonly disposer = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
+  private path: BwrapCommandPath;
+  /** The executor for the current network mode, started or starting; undefined until needed. */
+  private executor: Promise<BwrapExecutor | undefined> | undefined;
+  /** Every executor whose process may still run (for dispose and the exit hook). */
+  private readonly liveExecutors = new Set<BwrapExecutor>();
+  private launcher: BwrapLauncher | undefined;
+  private launcherStart: Promise<BwrapLauncher> | undefined;
   private hasNetwork: boolean;
+  /** Aborted to end the commands running now: at a network change (they had the old mode) and at dispose. */
+  private commandKiller = newCommandKiller();
+  private commandsOnCurrentNetwork = new Set<Promise<unknown>>();
+  private networkChange: Promise<void> = Promise.resolve();
   private commandCounter = 0;
   private oomKillsSeen = 0;
   private isDisposed = false;
@@ -80,12 +126,12 @@ export class BwrapSandbox implements Sandbox {
   private constructor(fields: {
     id: string;
     spec: SandboxSpec;
+    options: BwrapSandboxOptions;
     rootfs: string;
     workspace: HostWorkspace;
     stateDir: string;
     cgroup: SandboxCgroup | undefined;
     limitsEnforced: LimitsEnforcement;
-    launcher: BwrapLauncher;
     launcherOptions: Parameters<typeof BwrapLauncher.start>[0];
     isolatedArguments: string[];
     networkedArguments: string[];
@@ -93,22 +139,24 @@ export class BwrapSandbox implements Sandbox {
   }) {
     this.id = fields.id;
     this.spec = fields.spec;
+    this.options = fields.options;
     this.rootfs = fields.rootfs;
     this.workspace = fields.workspace;
     this.workdir = fields.workspace.workdir;
     this.stateDir = fields.stateDir;
     this.cgroup = fields.cgroup;
     this.limitsEnforced = fields.limitsEnforced;
-    this.launcher = fields.launcher;
     this.launcherOptions = fields.launcherOptions;
     this.isolatedArguments = fields.isolatedArguments;
     this.networkedArguments = fields.networkedArguments;
     this.baseEnvironment = fields.baseEnvironment;
     this.hasNetwork = fields.spec.hasNetwork === true;
-    // Not disposed when the process exits: end the launcher's process group (every bwrap
-    // it started), then remove what can be removed synchronously.
+    this.path = fields.options.shouldUseExecutor === false ? 'per-command' : 'executor';
+    // Not disposed when the process exits: kill every bwrap we started (their namespaces
+    // go with them), then remove what can be removed synchronously.
     this.removeExitCleanup = onProcessExit(() => {
-      const launcherPid = this.launcher.pid;
+      for (const executor of this.liveExecutors) executor.killImmediately();
+      const launcherPid = this.launcher?.pid;
       if (launcherPid !== undefined) {
         try {
           process.kill(-launcherPid, 'SIGKILL');
@@ -141,7 +189,7 @@ export class BwrapSandbox implements Sandbox {
     const stateDir = await realpath(await mkdtemp(join(tmpdir(), 'agentbench-bwrap-state-')));
     let workspace: HostWorkspace | undefined;
     let cgroup: SandboxCgroup | undefined;
-    let launcher: BwrapLauncher | undefined;
+    let sandbox: BwrapSandbox;
     try {
       const writableBinds = await prepareStateFolders(rootfs, stateDir);
       workspace = await HostWorkspace.prepare(spec, workdir, 'agentbench-bwrap-');
@@ -165,7 +213,6 @@ export class BwrapSandbox implements Sandbox {
       const controlDir = join(stateDir, 'control');
       await mkdir(controlDir, { mode: 0o700 });
       const launcherOptions = { bwrapPath, controlDir, procsFiles: cgroup?.procsFiles ?? [], ...(addressSpaceKb === undefined ? {} : { addressSpaceKb }) };
-      launcher = await BwrapLauncher.start(launcherOptions);
 
       const common = [
         '--ro-bind', rootfs, '/',
@@ -187,27 +234,34 @@ export class BwrapSandbox implements Sandbox {
         const separator = entry.indexOf('=');
         if (separator > 0) baseEnvironment[entry.slice(0, separator)] = entry.slice(separator + 1);
       }
-      return new BwrapSandbox({
+      sandbox = new BwrapSandbox({
         id,
         spec,
+        options,
         rootfs,
         workspace,
         stateDir,
         cgroup,
         limitsEnforced,
-        launcher,
         launcherOptions,
         isolatedArguments,
         networkedArguments,
         baseEnvironment,
       });
     } catch (error) {
-      await launcher?.stop();
       await cgroup?.remove();
       await workspace?.removeIfOwned();
       await rm(stateDir, { recursive: true, force: true });
       throw error;
     }
+    try {
+      // Started now, so a cgroup that cannot be joined fails the creation, not the first command.
+      await sandbox.commandRunner();
+    } catch (error) {
+      await sandbox.dispose();
+      throw error;
+    }
+    return sandbox;
   }
 
   /** The sandbox's cgroup folders (one per controller hierarchy on cgroup v1); empty without cgroups. */
@@ -220,6 +274,11 @@ export class BwrapSandbox implements Sandbox {
     return this.stateDir;
   }
 
+  /** `executor` (fast path) or `per-command` (the rootfs has no python3, or `shouldUseExecutor: false`). */
+  get commandPath(): BwrapCommandPath {
+    return this.path;
+  }
+
   async exec(command: string | string[], options: ExecOptions = {}): Promise<ExecResult> {
     this.assertUsable();
     const argv = commandArgv(command);
@@ -227,33 +286,27 @@ export class BwrapSandbox implements Sandbox {
     // The workspace root needs no check (we made or were given it); any other cwd does.
     if (cwd !== this.workdir) await assertDirectory(await this.workspace.toHostPath(cwd), options.cwd ?? '.');
     const environment = {
-      ...this.baseEnvironment,
       ...checkEnvironment(this.spec.env, 'SandboxSpec.env'),
       ...checkEnvironment(options.env, 'ExecOptions.env'),
     };
-    const environmentArguments: string[] = [];
-    for (const [name, value] of Object.entries(environment)) environmentArguments.push('--setenv', name, value);
-    const bwrapArguments = this.hasNetwork ? this.networkedArguments : this.isolatedArguments;
     this.commandCounter += 1;
-    // A launcher that died (killed from outside, or by the OOM killer) is replaced.
-    if (!this.launcher.isAlive) this.launcher = await BwrapLauncher.start(this.launcherOptions);
-    const running = this.launcher.run({
-      bwrapArguments: [...bwrapArguments, '--chdir', cwd, ...environmentArguments],
+    const settings: CommandSettings = {
       argv,
-      stdin: options.stdin,
+      cwd,
+      environment,
       timeoutMs: timeoutMs(this.spec, options),
       outputCapBytes: outputCapBytes(this.spec, options),
-      onStdout: options.onStdout,
-      onStderr: options.onStderr,
       logPath: logFilePath(this.spec.logDir, options.logName, this.id, this.commandCounter),
       commandText: commandText(command),
-      signal: combineSignals([options.signal, this.disposer.signal]),
-    });
+    };
+    if (options.signal?.aborted === true) return abortedResult(0);
+    const running = this.run(settings, options);
     this.running.add(running);
     try {
-      const { killedProcessCount: _killed, ...result } = await running;
+      const result = await running;
       if (result.exitCode === EXIT_CODE_KILLED && result.killedBy === 'signal' && this.cgroup !== undefined) {
-        // The OOM killer sends SIGKILL; its counter tells it apart from any other kill.
+        // The OOM killer sends SIGKILL; its counter tells it apart from any other kill (the
+        // executor cannot read it: there is no /sys inside).
         const oomKills = await this.cgroup.oomKillCount();
         if (oomKills > this.oomKillsSeen) {
           this.oomKillsSeen = oomKills;
@@ -291,18 +344,28 @@ export class BwrapSandbox implements Sandbox {
     return this.workspace.copyOut(sandboxPath, hostPath);
   }
 
-  /** Commands started afterwards share the host's network (`--share-net`) or get none. */
+  /**
+   * Commands share the host's network (`--share-net`) or get none. Changing it ends the
+   * commands still running (137, killedBy 'abort') and the old namespace with every process
+   * started in it, daemons included; it resolves once they are gone and the executor for
+   * the new mode is ready.
+   */
   async setNetwork(hasNetwork: boolean): Promise<void> {
     this.assertUsable();
-    this.hasNetwork = hasNetwork;
+    const change = this.networkChange.catch(() => undefined).then(() => this.applyNetwork(hasNetwork));
+    this.networkChange = change;
+    await change;
   }
 
   async dispose(): Promise<void> {
     if (this.isDisposed) return;
     this.isDisposed = true;
-    this.disposer.abort();
+    // Running commands are killed (137, abort); ending the executors takes their namespaces down.
+    this.commandKiller.abort();
+    await Promise.allSettled([...this.liveExecutors].map((executor) => this.retire(executor)));
     await Promise.allSettled([...this.running]);
-    await this.launcher.stop();
+    await this.launcherStart?.catch(() => undefined);
+    await this.launcher?.stop();
     await this.cgroup?.remove();
     await this.workspace.removeIfOwned();
     await rm(this.stateDir, { recursive: true, force: true, maxRetries: 3 });
@@ -313,9 +376,188 @@ export class BwrapSandbox implements Sandbox {
     await this.dispose();
   }
 
-  private assertUsable(): void {
-    if (this.isDisposed) throw new SandboxError('sandbox_disposed', `sandbox ${this.id} was disposed`, { subject: this.id });
+  private async run(settings: CommandSettings, options: ExecOptions): Promise<ExecResult> {
+    const runner = await this.commandRunner();
+    // Taken after the runner, so a command that waited for a network change runs in the new mode.
+    const signal = combineSignals([options.signal, this.commandKiller.signal]);
+    const commands = this.commandsOnCurrentNetwork;
+    const running = 'executor' in runner ? this.runOnExecutor(runner.executor, settings, options, signal) : this.runPerCommand(runner.launcher, settings, options, signal);
+    commands.add(running);
+    try {
+      return await running;
+    } finally {
+      commands.delete(running);
+    }
   }
+
+  private async runOnExecutor(executor: BwrapExecutor, settings: CommandSettings, options: ExecOptions, signal: AbortSignal | undefined): Promise<ExecResult> {
+    const started = performance.now();
+    const request: Parameters<CommandChannel['exec']>[0] = { argv: settings.argv, cwd: settings.cwd, env: settings.environment, timeout_ms: settings.timeoutMs };
+    if (options.stdin !== undefined) request.stdin_b64 = Buffer.from(options.stdin).toString('base64');
+    const execOptions: ChannelExecOptions = { outputCapBytes: settings.outputCapBytes, commandText: settings.commandText };
+    if (options.onStdout !== undefined) execOptions.onStdout = options.onStdout;
+    if (options.onStderr !== undefined) execOptions.onStderr = options.onStderr;
+    if (settings.logPath !== undefined) execOptions.logPath = settings.logPath;
+    if (signal !== undefined) execOptions.signal = signal;
+    try {
+      return await execOnChannel(executor.channel, request, execOptions);
+    } catch (error) {
+      if (this.isDisposed) throw this.disposedError();
+      // Its executor was stopped by a network change before it answered: ended like the commands it ran.
+      if (executor.wasStoppedWhileAlive) return abortedResult(Math.round(performance.now() - started));
+      throw error;
+    }
+  }
+
+  private async runPerCommand(launcher: BwrapLauncher, settings: CommandSettings, options: ExecOptions, signal: AbortSignal | undefined): Promise<ExecResult> {
+    const environmentArguments: string[] = [];
+    for (const [name, value] of Object.entries({ ...this.baseEnvironment, ...settings.environment })) environmentArguments.push('--setenv', name, value);
+    const { killedProcessCount: _killed, ...result } = await launcher.run({
+      bwrapArguments: [...this.networkArguments(), '--chdir', settings.cwd, ...environmentArguments],
+      argv: settings.argv,
+      stdin: options.stdin,
+      timeoutMs: settings.timeoutMs,
+      outputCapBytes: settings.outputCapBytes,
+      onStdout: options.onStdout,
+      onStderr: options.onStderr,
+      logPath: settings.logPath,
+      commandText: settings.commandText,
+      signal,
+    });
+    return result;
+  }
+
+  /** The executor for the current network mode (started, or restarted when it died), or the launcher on the per-command path. */
+  private async commandRunner(): Promise<CommandRunner> {
+    for (let attempt = 1; ; attempt++) {
+      this.assertUsable();
+      if (this.path === 'per-command') return { launcher: await this.usableLauncher() };
+      this.executor ??= this.startExecutor();
+      const pending = this.executor;
+      let executor: BwrapExecutor | undefined;
+      try {
+        executor = await pending;
+      } catch (error) {
+        if (this.executor === pending) this.executor = undefined;
+        if (this.isDisposed) throw this.disposedError();
+        throw error;
+      }
+      // Undefined: the rootfs has no python3, the path is now per-command.
+      if (executor === undefined) continue;
+      if (executor.isAlive) return { executor };
+      // It died (a command killed it; the call in flight failed), or a network change replaced it meanwhile.
+      if (this.executor === pending) {
+        this.executor = undefined;
+        void this.retire(executor).catch(() => undefined);
+        this.options.onDebug?.(`bwrap sandbox ${this.id}: the executor exited; starting a new one`);
+      }
+      if (attempt >= 3) throw new SandboxError('internal', 'the sandbox executor keeps exiting right after it starts');
+    }
+  }
+
+  /** Starts an executor for the current network mode; undefined (and the per-command path from now on) when the rootfs has no python3. */
+  private async startExecutor(): Promise<BwrapExecutor | undefined> {
+    this.assertUsable();
+    const environmentArguments: string[] = [];
+    for (const [name, value] of Object.entries(this.baseEnvironment)) environmentArguments.push('--setenv', name, value);
+    const executor = BwrapExecutor.launch({
+      bwrapPath: this.launcherOptions.bwrapPath,
+      bwrapArguments: [...this.networkArguments(), '--chdir', this.workdir, ...environmentArguments],
+      workdir: this.workdir,
+      procsFiles: this.launcherOptions.procsFiles,
+      ...(this.launcherOptions.addressSpaceKb === undefined ? {} : { addressSpaceKb: this.launcherOptions.addressSpaceKb }),
+    });
+    this.liveExecutors.add(executor);
+    let state: 'ready' | 'python-missing';
+    try {
+      state = await executor.waitUntilReady(EXECUTOR_READY_TIMEOUT_MS);
+    } catch (error) {
+      this.liveExecutors.delete(executor);
+      throw error;
+    }
+    if (state === 'ready') return executor;
+    this.liveExecutors.delete(executor);
+    this.path = 'per-command';
+    this.options.onDebug?.(`bwrap sandbox ${this.id}: ${this.rootfs} has no python3; starting one bwrap per command (slower)`);
+    return undefined;
+  }
+
+  /** The per-command launcher; a launcher that died (killed from outside, or by the OOM killer) is replaced. */
+  private usableLauncher(): Promise<BwrapLauncher> {
+    if (this.launcher?.isAlive === true) return Promise.resolve(this.launcher);
+    this.launcherStart ??= (async () => {
+      this.assertUsable();
+      const launcher = await BwrapLauncher.start(this.launcherOptions);
+      this.launcher = launcher;
+      return launcher;
+    })().finally(() => {
+      this.launcherStart = undefined;
+    });
+    return this.launcherStart;
+  }
+
+  private async applyNetwork(hasNetwork: boolean): Promise<void> {
+    if (hasNetwork === this.hasNetwork) return;
+    this.assertUsable();
+    this.hasNetwork = hasNetwork;
+    // Commands running now were started with the old mode: they end (137, abort).
+    const endedCommands = [...this.commandsOnCurrentNetwork];
+    this.commandsOnCurrentNetwork = new Set();
+    const killer = this.commandKiller;
+    this.commandKiller = newCommandKiller();
+    killer.abort();
+    if (this.path === 'executor') {
+      const previous = this.executor;
+      // The old namespace (and every process started in it) must be gone before the new one starts.
+      const retired = (async () => {
+        const executor = await previous?.catch(() => undefined);
+        if (executor !== undefined) await this.retire(executor);
+      })();
+      const next = retired.then(() => this.startExecutor());
+      // Reported below, once the old commands are settled.
+      next.catch(() => undefined);
+      this.executor = next;
+      await retired;
+      await Promise.allSettled(endedCommands);
+      try {
+        await next;
+      } catch (error) {
+        if (this.executor === next) this.executor = undefined;
+        throw error;
+      }
+      return;
+    }
+    await Promise.allSettled(endedCommands);
+  }
+
+  private networkArguments(): readonly string[] {
+    return this.hasNetwork ? this.networkedArguments : this.isolatedArguments;
+  }
+
+  private async retire(executor: BwrapExecutor): Promise<void> {
+    await executor.stop();
+    this.liveExecutors.delete(executor);
+  }
+
+  private assertUsable(): void {
+    if (this.isDisposed) throw this.disposedError();
+  }
+
+  private disposedError(): SandboxError {
+    return new SandboxError('sandbox_disposed', `sandbox ${this.id} was disposed`, { subject: this.id });
+  }
+}
+
+function newCommandKiller(): AbortController {
+  const killer = new AbortController();
+  // Every running command listens to it; many may run at once.
+  setMaxListeners(0, killer.signal);
+  return killer;
+}
+
+/** A command ended by us before it could report: as if killed at once. */
+function abortedResult(durationMs: number): ExecResult {
+  return { ...emptyResult(EXIT_CODE_KILLED), killedBy: 'abort', signal: 9, durationMs };
 }
 
 function withoutCgroups(): LimitsEnforcement {

@@ -6,6 +6,7 @@ export {
   BWRAP_DEFAULT_WORKDIR,
   BWRAP_HELPER_PROCESSES,
   type BwrapSandboxOptions,
+  type BwrapCommandPath,
 } from './bwrap-sandbox.js';
 export { isBwrapAvailable, assertBwrapAvailable, type BwrapAvailability } from './bwrap-availability.js';
 export { CGROUP_PARENT_NAME, type LimitsEnforcement } from './cgroup.js';

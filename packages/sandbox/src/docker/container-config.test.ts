@@ -5,7 +5,7 @@ import { DEFAULT_DOCKER_IMAGE, planContainer } from './container-config.js';
 const base = { name: 'agentbench-test', labels: { 'dev.agentbench.managed': 'true' } };
 
 describe('planContainer', () => {
-  it('hardens by default: no capabilities, no new privileges, limits, tmpfs /tmp, init, bridge network', () => {
+  it('hardens by default: no capabilities, no new privileges, limits, tmpfs /tmp, init, no network', () => {
     const plan = planContainer({ ...base, spec: {} });
     expect(plan.image).toBe(DEFAULT_DOCKER_IMAGE);
     expect(plan.workdir).toBe('/workspace');
@@ -19,9 +19,23 @@ describe('planContainer', () => {
     expect(host.Init).toBe(true);
     expect(Object.keys(host.Tmpfs!)).toEqual(['/tmp']);
     expect(host.NetworkMode).toBe('none');
-    expect(plan.createOptions.Entrypoint).toEqual(['sleep']);
-    expect(plan.createOptions.Cmd).toEqual(['infinity']);
     expect(plan.createOptions.Labels).toEqual(base.labels);
+  });
+
+  it('runs the executor for the workdir as the main process, with stdin open for it', () => {
+    const plan = planContainer({ ...base, spec: { workdir: '/work' } });
+    const entrypoint = plan.createOptions.Entrypoint as string[];
+    expect(entrypoint.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    expect(entrypoint).toContain('python3');
+    expect(entrypoint.at(-1)).toBe('/work');
+    expect(plan.createOptions.Cmd).toEqual([]);
+    expect(plan.createOptions).toMatchObject({ OpenStdin: true, StdinOnce: false, AttachStdin: true, Tty: false });
+  });
+
+  it('joins a network holder when given one, else the bridge only with hasNetwork', () => {
+    expect(planContainer({ ...base, spec: { hasNetwork: true } }).createOptions.HostConfig!.NetworkMode).toBe('bridge');
+    expect(planContainer({ ...base, spec: {}, networkHolderId: 'abc' }).createOptions.HostConfig!.NetworkMode).toBe('container:abc');
+    expect(planContainer({ ...base, spec: { hasNetwork: true }, networkHolderId: 'abc' }).createOptions.HostConfig!.NetworkMode).toBe('container:abc');
   });
 
   it('applies the spec: image, workdir, limits, env, a mounted workspace and its user', () => {

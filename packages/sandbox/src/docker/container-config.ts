@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type Dockerode from 'dockerode';
 import { SandboxError } from '../errors/sandbox-error.js';
 import type { SandboxSpec } from '../sandbox.js';
+import { mainProcessEntrypoint } from './main-process.js';
 
 export const DEFAULT_DOCKER_IMAGE = 'agentbench/py-runner:0.1.0';
 export const DEFAULT_WORKDIR = '/workspace';
@@ -34,14 +35,15 @@ export interface ContainerPlanInput {
   engineCpus?: number;
   /** `uid:gid` to run as; default: the image's user. */
   user?: string;
+  /** A started network holder whose network namespace the sandbox joins (see network-holder-pool.ts). */
+  networkHolderId?: string;
 }
 
 /**
  * Create options of a hardened sandbox container: all capabilities dropped,
  * no-new-privileges, pid/memory (no swap)/CPU limits, a tmpfs /tmp, docker-init as PID 1
- * reaping zombies, `sleep infinity` as the only process until commands come. It joins the
- * bridge network (a container created on `none` can never be connected later); the
- * sandbox disconnects it right after start unless `hasNetwork`.
+ * reaping zombies, and the executor as the main process (stdin open and attached). Its
+ * network: a holder's namespace when one is given, else the bridge with `hasNetwork`, else `none`.
  */
 export function planContainer(input: ContainerPlanInput): ContainerPlan {
   const { spec } = input;
@@ -73,20 +75,22 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     NanoCpus: Math.round(cpus * 1e9),
     // exec: pip and build tools run helpers from /tmp; its size counts against Memory.
     Tmpfs: { '/tmp': `rw,nosuid,nodev,exec,size=${Math.max(16, Math.floor(memoryMb / 2))}m` },
-    NetworkMode: spec.hasNetwork === true ? SANDBOX_NETWORK : NO_NETWORK,
+    NetworkMode: input.networkHolderId !== undefined ? `container:${input.networkHolderId}` : spec.hasNetwork === true ? SANDBOX_NETWORK : NO_NETWORK,
     Binds: spec.mountWorkspace === undefined ? [] : [`${spec.mountWorkspace}:${workdir}:rw`],
   };
   const createOptions: Dockerode.ContainerCreateOptions = {
     name: input.name,
     Image: image,
-    Entrypoint: ['sleep'],
-    Cmd: ['infinity'],
+    Entrypoint: mainProcessEntrypoint(workdir),
+    Cmd: [],
     WorkingDir: workdir,
     Labels: input.labels,
     Env: Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${value}`),
-    AttachStdin: false,
-    AttachStdout: false,
-    AttachStderr: false,
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    OpenStdin: true,
+    StdinOnce: false,
     Tty: false,
     HostConfig: hostConfig,
   };

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { lstat, mkdir, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { Readable } from 'node:stream';
-import Dockerode from 'dockerode';
+import { Readable, type Duplex } from 'node:stream';
+import type Dockerode from 'dockerode';
 import { ulid } from 'ulid';
 import { SandboxError } from '../errors/sandbox-error.js';
 import { ExecutorClient } from '../executor/executor-client.js';
@@ -18,24 +18,33 @@ import {
 } from '../local/exec-settings.js';
 import { resolveWorkspacePath } from '../path-safety.js';
 import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../sandbox.js';
-import type { CommandChannel } from './command-channel.js';
-import { execOnChannel, type ChannelExecOptions } from './channel-exec.js';
-import { NO_NETWORK, planContainer, SANDBOX_NETWORK, type ContainerPlan } from './container-config.js';
+import type { CommandChannel } from '../executor/command-channel.js';
+import { execOnChannel, type ChannelExecOptions } from '../executor/channel-exec.js';
+import { DEFAULT_DOCKER_IMAGE, NO_NETWORK, planContainer, SANDBOX_NETWORK, type ContainerPlan } from './container-config.js';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
+import { engineEndpoint } from './engine-endpoint.js';
 import { EngineExecChannel } from './engine-exec-channel.js';
 import { startAttachedExec } from './engine-exec.js';
 import { extractTarToHost } from './extract-to-host.js';
-import { buildContainerLabels } from './labels.js';
+import { buildContainerLabels, LABEL_NETWORK_HOLDER } from './labels.js';
+import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './main-process.js';
+import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js';
 import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
 import { tarEnd, tarFileEntries, tarHostEntries, tarHostPath, type TarOwner } from './tar-archive.js';
+import { defaultEngine } from './default-engine.js';
 
 export interface DockerSandboxOptions {
-  /** Engine client; default `new Dockerode()` (DOCKER_HOST or /var/run/docker.sock). */
+  /** Engine client; default: one shared per process (DOCKER_HOST or /var/run/docker.sock) (DOCKER_HOST or /var/run/docker.sock). */
   docker?: Dockerode;
   /** Debug-level notes: the no-python3 fallback, executor restarts. Default: dropped. */
   onDebug?: (message: string) => void;
   /** How long the executor may take to say it is ready. Default 30 s. */
   executorReadyTimeoutMs?: number;
+  /**
+   * Started network holders to join (faster start: the engine skips making a network
+   * namespace); with none ready, the sandbox makes its own. Must use the same engine.
+   */
+  networkHolders?: NetworkHolderPool;
 }
 
 /** How commands reach the container. */
@@ -64,6 +73,8 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private readonly spec: SandboxSpec;
   private readonly plan: ContainerPlan;
   private readonly options: DockerSandboxOptions;
+  /** The joined network holder, which owns the network namespace; none on the cold path. */
+  private readonly networkHolder: NetworkHolder | undefined;
   private readonly disposer = new AbortController();
   private channel: CommandChannel | undefined;
   private channelRestart: Promise<CommandChannel> | undefined;
@@ -82,10 +93,13 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     spec: SandboxSpec,
     options: DockerSandboxOptions,
     endpoint: EngineEndpoint,
+    networkHolder: NetworkHolder | undefined,
   ) {
     this.docker = docker;
     this.container = container;
+    this.networkHolder = networkHolder;
     this.isNetworkConnected = spec.hasNetwork === true;
+    // A holder is connected to the bridge before the sandbox starts (see create).
     this.isOnNoNetwork = !this.isNetworkConnected;
     this.id = container.id;
     this.containerId = container.id;
@@ -103,23 +117,40 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   /** Creates and starts the container, fills the workspace, cuts the network unless `hasNetwork`. */
   static async create(spec: SandboxSpec = {}, options: DockerSandboxOptions = {}): Promise<DockerSandbox> {
     checkEnvironment(spec.env, 'SandboxSpec.env');
-    const docker = options.docker ?? new Dockerode();
+    const docker = options.docker ?? options.networkHolders?.engine ?? defaultEngine();
+    if (options.networkHolders !== undefined && options.networkHolders.engine !== docker) {
+      throw new SandboxError('invalid_spec', 'DockerSandboxOptions.networkHolders: the pool uses another engine client than DockerSandboxOptions.docker');
+    }
     const user = spec.mountWorkspace === undefined ? undefined : await mountOwner(spec.mountWorkspace);
     if (spec.hostWorkspace !== undefined) await requireHostFolder(spec.hostWorkspace, 'SandboxSpec.hostWorkspace');
     if (spec.logDir !== undefined) await mkdir(spec.logDir, { recursive: true });
     const engineCpus = spec.limits?.cpus === undefined ? await engineCpuCount(docker) : undefined;
     const name = `agentbench-${ulid().toLowerCase()}`;
-    const planInput: Parameters<typeof planContainer>[0] = { spec, name, labels: buildContainerLabels(spec.labels) };
+    const labels = buildContainerLabels(spec.labels);
+    const planInput: Parameters<typeof planContainer>[0] = { spec, name, labels };
     if (engineCpus !== undefined) planInput.engineCpus = engineCpus;
     if (user !== undefined) planInput.user = user;
+    // Checks the spec before a holder is taken.
+    planContainer(planInput);
+    const holder = options.networkHolders?.take(typeof spec.image === 'string' ? spec.image : DEFAULT_DOCKER_IMAGE);
+    if (holder !== undefined) {
+      planInput.networkHolderId = holder.containerId;
+      labels[LABEL_NETWORK_HOLDER] = holder.containerName;
+    }
     const plan = planContainer(planInput);
     let container: Dockerode.Container;
     try {
+      const connecting = holder !== undefined && spec.hasNetwork === true ? connectToBridge(docker, holder) : undefined;
       container = await docker.createContainer(plan.createOptions);
+      await connecting?.catch(async (error: unknown) => {
+        await docker.getContainer(container.id).remove({ force: true }).catch(() => undefined);
+        throw error;
+      });
     } catch (error) {
+      await holder?.dispose().catch(() => undefined);
       throw toSandboxError(docker, error, { action: `create a container from ${plan.image}`, image: plan.image });
     }
-    const sandbox = new DockerSandbox(docker, container, plan, spec, options, await engineEndpoint(docker));
+    const sandbox = new DockerSandbox(docker, container, plan, spec, options, await engineEndpoint(docker), holder);
     registerSandbox(sandbox);
     try {
       await sandbox.initialize();
@@ -265,13 +296,27 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   }
 
   private async initialize(): Promise<void> {
+    let client: ExecutorClient | undefined;
+    // The executor is the main process: attach before the start, so nothing it says is missed.
+    let stderrTail = '';
+    const main = await attachMainProcess(this.docker, this.container, {
+      onStdout: (chunk) => client?.receive(chunk),
+      onStderr: (chunk) => {
+        client?.receiveDiagnostics(chunk);
+        // The attach connection outlives the executor (the main process then sleeps): this line says it ended.
+        stderrTail = (stderrTail + chunk.toString('utf8')).slice(-512);
+        if (stderrTail.includes(EXECUTOR_EXITED_LINE) || stderrTail.includes(NO_EXECUTOR_LINE)) client?.handleClose();
+      },
+    });
+    client = this.connectExecutor(main.stream, main.ended);
     try {
       await this.container.start();
     } catch (error) {
+      client.close(new SandboxError('internal', 'the sandbox container did not start'));
       throw toSandboxError(this.docker, error, { action: `start the sandbox container ${this.containerName}` });
     }
     const hasFiles = this.spec.hostWorkspace !== undefined || this.spec.files !== undefined;
-    this.channel = await this.startChannel();
+    this.channel = await this.awaitExecutor(client, NO_EXECUTOR_LINE);
     // Copied files belong to the user commands run as, so they can change them.
     if (hasFiles) await this.fillWorkspace(await this.channel.commandUser());
   }
@@ -305,12 +350,14 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (hasNetwork === this.isNetworkConnected) return;
     const network = this.docker.getNetwork(SANDBOX_NETWORK);
     try {
+      // The holder, when joined, owns the namespace: its connections are the sandbox's.
+      const owner = this.networkHolder?.containerId ?? this.containerId;
       if (hasNetwork && this.isOnNoNetwork) {
-        await this.docker.getNetwork(NO_NETWORK).disconnect({ Container: this.containerId, Force: true });
+        await this.docker.getNetwork(NO_NETWORK).disconnect({ Container: owner, Force: true });
         this.isOnNoNetwork = false;
       }
-      if (hasNetwork) await network.connect({ Container: this.containerId });
-      else await network.disconnect({ Container: this.containerId, Force: true });
+      if (hasNetwork) await network.connect({ Container: owner });
+      else await network.disconnect({ Container: owner, Force: true });
     } catch (error) {
       const message = engineMessage(error);
       // Already in the wanted state.
@@ -342,7 +389,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     }
   }
 
-  /** Starts the executor, or falls back to one engine exec per command without python3. */
+  /** Starts a new executor with an exec (the first one is the main process), or the fallback without python3. */
   private async startChannel(): Promise<CommandChannel> {
     if (this.path === 'engine-exec') return new EngineExecChannel(this.docker, this.container, this.workdir);
     let client: ExecutorClient | undefined;
@@ -353,8 +400,13 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       onStdout: (chunk) => client?.receive(chunk),
       onStderr: (chunk) => client?.receiveDiagnostics(chunk),
     });
-    const stream = attached.stream;
-    client = new ExecutorClient({
+    client = this.connectExecutor(attached.stream, attached.ended);
+    return this.awaitExecutor(client, 'executable file not found');
+  }
+
+  /** An executor client speaking over `stream`; sends the executor its script. */
+  private connectExecutor(stream: Duplex, ended: Promise<void>): ExecutorClient {
+    const client = new ExecutorClient({
       write: (data) => {
         stream.write(data);
       },
@@ -363,10 +415,14 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
         stream.destroy();
       },
     });
-    const executor = client;
     stream.on('error', () => undefined);
-    void attached.ended.then(() => executor.handleClose());
+    void ended.then(() => client.handleClose());
     stream.write(executorScriptLine());
+    return client;
+  }
+
+  /** Waits for the executor's hello; without python3 (`missingText` in its start-up output), the fallback channel. */
+  private async awaitExecutor(executor: ExecutorClient, missingText: string): Promise<CommandChannel> {
     const readyTimeoutMs = this.options.executorReadyTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
@@ -377,7 +433,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       return executor;
     } catch (error) {
       executor.close(error as Error);
-      if (/executable file not found|no such file or directory/i.test(executor.startupText)) {
+      if (executor.startupText.includes(missingText) || executor.diagnosticText.includes(missingText)) {
         this.path = 'engine-exec';
         this.options.onDebug?.(
           `docker sandbox ${this.containerName}: image ${this.image} has no python3; running one Engine API exec per command (slower)`,
@@ -391,6 +447,13 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   }
 
   private async removeContainer(): Promise<void> {
+    const removals = [this.removeOwnContainer()];
+    if (this.networkHolder !== undefined) removals.push(this.networkHolder.dispose());
+    const failure = (await Promise.allSettled(removals)).find((outcome) => outcome.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
+  }
+
+  private async removeOwnContainer(): Promise<void> {
     try {
       await this.container.remove({ force: true, v: true });
     } catch (error) {
@@ -407,6 +470,12 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private disposedError(): SandboxError {
     return new SandboxError('sandbox_disposed', `docker sandbox ${this.containerName} was disposed`, { subject: this.containerId });
   }
+}
+
+/** Moves a holder from `none` to the bridge before its sandbox starts with network. */
+async function connectToBridge(docker: Dockerode, holder: NetworkHolder): Promise<void> {
+  await docker.getNetwork(NO_NETWORK).disconnect({ Container: holder.containerId, Force: true });
+  await docker.getNetwork(SANDBOX_NETWORK).connect({ Container: holder.containerId });
 }
 
 /** The mounted folder's owner runs the commands: with every capability dropped, root could not write a user's files. */
@@ -439,25 +508,4 @@ function engineCpuCount(docker: Dockerode): Promise<number | undefined> {
     cpuCountByEngine.set(docker, count);
   }
   return count;
-}
-
-async function engineEndpoint(docker: Dockerode): Promise<EngineEndpoint> {
-  const modem = docker.modem as unknown as {
-    socketPath?: unknown;
-    getSocketPath?: () => Promise<string | undefined> | undefined;
-    host?: unknown;
-    port?: unknown;
-    protocol?: unknown;
-  };
-  // docker-modem may hold the socket path as a function that finds the default one.
-  if (typeof modem.socketPath === 'string') return { socketPath: modem.socketPath };
-  if (typeof modem.socketPath === 'function' && typeof modem.getSocketPath === 'function') {
-    const socketPath = await modem.getSocketPath();
-    return typeof socketPath === 'string' ? { socketPath } : {};
-  }
-  // The exit hook speaks plain HTTP only; a TLS or SSH engine is left to `ab cleanup`.
-  if (typeof modem.host === 'string' && (modem.protocol === undefined || modem.protocol === 'http')) {
-    return { host: modem.host, port: Number(modem.port ?? 2375) };
-  }
-  return {};
 }

@@ -4,7 +4,7 @@ import { SandboxError, SymlinkBlockedError } from '../errors/sandbox-error.js';
 import type { ExecSinks, PathStatus, RunningCommand } from '../executor/executor-client.js';
 import type { ExecRequest, ExitMessage } from '../executor/protocol.js';
 import type { FileEntry } from '../sandbox.js';
-import type { CommandChannel } from './command-channel.js';
+import type { CommandChannel } from '../executor/command-channel.js';
 import { toSandboxError } from './docker-errors.js';
 import { execExitCode, startAttachedExec } from './engine-exec.js';
 import { tarSingleFile } from './tar-archive.js';

@@ -45,20 +45,29 @@ export async function startAttachedExec(docker: Dockerode, container: Dockerode.
   } catch (error) {
     throw toSandboxError(docker, error, { action: 'start a command in the sandbox container' });
   }
+  const ended = demultiplex(docker, stream, options);
+  return { exec, stream, ended };
+}
+
+/**
+ * Splits a hijacked, non-TTY connection into stdout and stderr (framed as stream 1 and
+ * 2); settles when the engine closes it.
+ */
+export function demultiplex(docker: Dockerode, stream: Duplex, sinks: Pick<AttachedExecOptions, 'onStdout' | 'onStderr'>): Promise<void> {
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      options.onStdout(chunk);
+      sinks.onStdout(chunk);
       callback();
     },
   });
   const stderr = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      options.onStderr(chunk);
+      sinks.onStderr(chunk);
       callback();
     },
   });
   docker.modem.demuxStream(stream, stdout, stderr);
-  const ended = new Promise<void>((resolve) => {
+  return new Promise<void>((resolve) => {
     let isDone = false;
     const done = (): void => {
       if (isDone) return;
@@ -69,7 +78,6 @@ export async function startAttachedExec(docker: Dockerode, container: Dockerode.
     stream.once('close', done);
     stream.once('error', done);
   });
-  return { exec, stream, ended };
 }
 
 /**

@@ -11,6 +11,11 @@ export const LABEL_PID = 'dev.agentbench.pid';
 /** Host name of that process: a pid only means something on its own machine. */
 export const LABEL_HOSTNAME = 'dev.agentbench.hostname';
 
+/** On a sandbox that joined a network holder: the holder's container name. */
+export const LABEL_NETWORK_HOLDER = 'dev.agentbench.network-holder';
+/** `network-holder` on a network holder (see network-holder-pool.ts). */
+export const LABEL_ROLE = 'dev.agentbench.role';
+
 const labelPrefix = 'dev.agentbench.';
 
 // Spellings of the run and task ids accepted in SandboxSpec.labels.

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
-import Dockerode from 'dockerode';
+import type Dockerode from 'dockerode';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
 import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_MANAGED, LABEL_PID, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import { defaultEngine } from './default-engine.js';
 
 export interface ManagedContainerFilter {
   runId?: string;
@@ -39,7 +40,7 @@ export interface RemovedContainers {
 
 /** Containers labelled `dev.agentbench.managed=true` that match the filter (for `ab doctor` and `ab cleanup`). */
 export async function listManagedContainers(filter: ManagedContainerFilter = {}, options: ManagedContainerOptions = {}): Promise<ManagedContainer[]> {
-  const docker = options.docker ?? new Dockerode();
+  const docker = options.docker ?? defaultEngine();
   const labelFilters = [`${LABEL_MANAGED}=true`];
   if (filter.runId !== undefined) labelFilters.push(`${LABEL_RUN_ID}=${filter.runId}`);
   if (filter.taskId !== undefined) labelFilters.push(`${LABEL_TASK_ID}=${filter.taskId}`);
@@ -61,7 +62,7 @@ export async function listManagedContainers(filter: ManagedContainerFilter = {},
 
 /** Force-removes the managed containers that match the filter; reports each removal and failure. */
 export async function removeManagedContainers(filter: ManagedContainerFilter = {}, options: ManagedContainerOptions = {}): Promise<RemovedContainers> {
-  const docker = options.docker ?? new Dockerode();
+  const docker = options.docker ?? defaultEngine();
   const containers = await listManagedContainers(filter, { docker });
   const result: RemovedContainers = { removed: [], failed: [] };
   await Promise.all(

@@ -1,10 +1,13 @@
 import { createServer, type Server } from 'node:net';
-import Dockerode from 'dockerode';
+import type Dockerode from 'dockerode';
 import { BwrapSandbox, isBwrapAvailable } from '../bwrap/index.js';
-import { DEFAULT_DOCKER_IMAGE, DockerSandbox, listManagedContainers } from '../docker/index.js';
+import { DEFAULT_DOCKER_IMAGE } from '../docker/container-config.js';
+import { DockerSandbox } from '../docker/docker-sandbox.js';
+import { listManagedContainers } from '../docker/managed-containers.js';
 import { LocalSandbox } from '../local/index.js';
 import { ensureRootfs } from '../rootfs/ensure-rootfs.js';
 import type { Sandbox } from '../sandbox.js';
+import { defaultEngine } from '../docker/default-engine.js';
 
 export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -35,7 +38,7 @@ export interface DoctorOptions {
  */
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const image = options.image ?? DEFAULT_DOCKER_IMAGE;
-  const docker = options.docker ?? new Dockerode();
+  const docker = options.docker ?? defaultEngine();
   const checks: DoctorCheck[] = [];
   const record = (check: DoctorCheck): DoctorCheck => {
     checks.push(check);

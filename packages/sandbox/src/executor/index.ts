@@ -2,3 +2,5 @@ export { ExecutorClient, toSandboxError as executorErrorToSandboxError, type Exe
 export { EXECUTOR_BOOTSTRAP, executorArgv, executorScriptLine, connectExecutorProcess } from './executor-launch.js';
 export { EXECUTOR_SCRIPT } from './executor-script.js';
 export { EXECUTOR_PROTOCOL_VERSION, JsonLineDecoder, encodeRequest, type ExecutorRequest, type ExecutorMessage, type ExitMessage, type ReadyMessage } from './protocol.js';
+export { execOnChannel, resultOf, type ChannelExecOptions } from './channel-exec.js';
+export type { CommandChannel } from './command-channel.js';

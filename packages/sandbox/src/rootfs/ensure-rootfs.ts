@@ -3,16 +3,17 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { buildContainerLabels } from '../docker/labels.js';
 import { ImageMissingError, SandboxError } from '../errors/sandbox-error.js';
+import { defaultEngine } from '../docker/default-engine.js';
 
 export interface EnsureRootfsOptions {
   /** Runner image whose file system is exported, e.g. `agentbench/py-runner:0.1.0`. */
   image: string;
   /** Target folder. Default `~/.cache/agentbench/rootfs/<image, sanitised>` (`$XDG_CACHE_HOME` honoured). */
   dir?: string;
-  /** Docker client to export through. Default: `new Docker()` (DOCKER_HOST or the local socket). */
+  /** Docker client to export through. Default: one shared per process (DOCKER_HOST or the local socket). */
   docker?: Docker;
   /** Export again even when the folder exists (e.g. after rebuilding the image under the same tag). */
   refresh?: boolean;
@@ -74,7 +75,7 @@ export async function ensureRootfs(options: EnsureRootfsOptions): Promise<string
   const dir = resolve(options.dir ?? defaultRootfsDir(image));
   if (options.refresh !== true && (await isDirectory(dir))) return dir;
 
-  const docker = options.docker ?? new Docker();
+  const docker = options.docker ?? defaultEngine();
   let imageInfo: Docker.ImageInspectInfo;
   try {
     imageInfo = await docker.getImage(image).inspect();

@@ -1,12 +1,13 @@
-import type { ExecSinks, PathStatus, RunningCommand } from '../executor/executor-client.js';
-import type { ExecRequest } from '../executor/protocol.js';
+import type { ExecSinks, PathStatus, RunningCommand } from './executor-client.js';
+import type { ExecRequest } from './protocol.js';
 import type { FileEntry } from '../sandbox.js';
 
 /**
- * How a Docker sandbox reaches its container: the executor (one long-lived process,
- * the fast path) or one Engine API exec per operation (images without python3).
- * Paths are absolute sandbox paths the caller already checked lexically; both
- * implementations check the real path (symbolic links) inside the container.
+ * How a sandbox reaches the commands it runs: the executor (one long-lived process inside
+ * the sandbox, the fast path, used by the Docker and bwrap backends) or, in Docker, one
+ * Engine API exec per operation (images without python3). Paths are absolute sandbox
+ * paths the caller already checked lexically; implementations check the real path
+ * (symbolic links) inside the sandbox.
  */
 export interface CommandChannel {
   readonly isClosed: boolean;

@@ -1,5 +1,5 @@
 import { SandboxError } from '../errors/sandbox-error.js';
-import type { ExecRequest, ExitMessage } from '../executor/protocol.js';
+import type { ExecRequest, ExitMessage } from './protocol.js';
 import { OutputCapture } from '../output-capture.js';
 import type { ExecResult } from '../sandbox.js';
 import type { CommandChannel } from './command-channel.js';

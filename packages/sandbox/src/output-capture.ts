@@ -102,3 +102,17 @@ function utf8StartBoundary(buffer: Buffer): number {
   while (index < buffer.length && index < 4 && ((buffer[index] ?? 0) & 0xc0) === 0x80) index++;
   return index;
 }
+
+/** What every backend's command runner takes about a command's output, log and abort. */
+export interface CommandOutputOptions {
+  /** Bytes of stdout and of stderr kept in the result (head and tail, marker between). */
+  outputCapBytes: number;
+  onStdout?: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+  /** Full stdout and stderr go to this file when set. */
+  logPath?: string;
+  /** Shown at the top of the log file. */
+  commandText: string;
+  /** Aborting kills the command's process tree (137, killedBy 'abort'). */
+  signal?: AbortSignal;
+}

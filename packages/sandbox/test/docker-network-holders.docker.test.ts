@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,32 +9,20 @@ import { listManagedContainers } from '../src/docker/managed-containers.js';
 import { NetworkHolderPool, NETWORK_HOLDER_ROLE } from '../src/docker/network-holder-pool.js';
 import { bundleChildScript } from './helpers/bundle-child.js';
 import { RUNNER_IMAGE, useDockerTestContext } from './helpers/docker-test-context.js';
+import { startHostListener, type HostListener } from './helpers/host-listener.js';
 
 const context = await useDockerTestContext('docker-network-holders.docker.test.ts');
 const title = context.skipReason === undefined ? 'DockerSandbox with network holders' : `DockerSandbox with network holders (skipped: ${context.skipReason})`;
 
-// Connects to host:port from inside the sandbox with a bounded timeout; prints the outcome.
-const probe = `
-import socket, sys
-try:
-    connection = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3)
-    print('reply:' + connection.recv(64).decode())
-except OSError as error:
-    print('unreachable:' + type(error).__name__)
-    sys.exit(3)
-`;
-
 describe.skipIf(context.skipReason !== undefined)(title, () => {
   let pool: NetworkHolderPool;
-  let server: Server;
-  let gateway: string;
-  let port: number;
+  let listener: HostListener;
 
   const createJoined = (hasNetwork = false): Promise<DockerSandbox> =>
     DockerSandbox.create({ image: RUNNER_IMAGE, hasNetwork, labels: { runId: context.runId, taskId: 'joined' } }, { networkHolders: pool });
 
   async function probeHost(sandbox: DockerSandbox): Promise<string> {
-    return (await sandbox.exec(['python3', '-c', probe, gateway, String(port)])).stdout;
+    return (await listener.probe(sandbox)).stdout;
   }
 
   async function holderIds(): Promise<string[]> {
@@ -45,26 +32,17 @@ describe.skipIf(context.skipReason !== undefined)(title, () => {
 
   beforeAll(async () => {
     pool = new NetworkHolderPool({ docker: context.docker, labels: { runId: context.runId, taskId: 'holder' } });
-    // The host's address on the bridge, as a connected container sees it.
-    const probeSandbox = await context.createSandbox({ hasNetwork: true }, 'gateway');
+    const connected = await context.createSandbox({ hasNetwork: true }, 'gateway');
     try {
-      const inspected = await context.docker.getContainer(probeSandbox.containerId).inspect();
-      gateway = inspected.NetworkSettings.Networks['bridge']?.Gateway ?? '';
+      listener = await startHostListener(context.docker, connected);
     } finally {
-      await probeSandbox.dispose();
+      await connected.dispose();
     }
-    if (gateway === '') throw new Error('no gateway address on the bridge network');
-    server = createServer((socket) => socket.end('hello-from-host'));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, gateway, resolve);
-    });
-    port = (server.address() as { port: number }).port;
   });
 
   afterAll(async () => {
     await pool?.dispose();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await listener?.close();
   });
 
   it('joins a ready holder, and the pool starts the next one', async () => {

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { SandboxError } from '../errors/sandbox-error.js';
 import { killProcessTree, waitForProcessesGone } from '../local/process-tree.js';
 import { emptyResult, interpretExit, openLog, type LogFile, type RunProcessResult } from '../local/run-process.js';
-import { OutputCapture } from '../output-capture.js';
+import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
 import { EXIT_CODE_KILLED } from '../sandbox.js';
 
 const runFile = promisify(execFile);
@@ -57,19 +57,13 @@ const FIFO_BATCH = 4;
 /** Above this, stdin is written asynchronously; below, a synchronous write is cheaper than a thread-pool round trip. */
 const SYNC_WRITE_LIMIT = 64 * 1024;
 
-export interface LaunchRequest {
+export interface LaunchRequest extends CommandOutputOptions {
   /** bwrap options (everything before `--`). */
   bwrapArguments: readonly string[];
   /** The command's argv inside the sandbox. */
   argv: readonly string[];
   stdin?: string | Uint8Array;
   timeoutMs: number;
-  outputCapBytes: number;
-  onStdout?: (chunk: string) => void;
-  onStderr?: (chunk: string) => void;
-  logPath?: string;
-  commandText: string;
-  signal?: AbortSignal;
 }
 
 interface PendingCommand {

@@ -30,6 +30,8 @@ describe('planContainer', () => {
     expect(entrypoint.at(-1)).toBe('/work');
     expect(plan.createOptions.Cmd).toEqual([]);
     expect(plan.createOptions).toMatchObject({ OpenStdin: true, StdinOnce: false, AttachStdin: true, Tty: false });
+    // The protocol carries every command's output: the engine must not log it again.
+    expect(plan.createOptions.HostConfig!.LogConfig).toEqual({ Type: 'none', Config: {} });
   });
 
   it('joins a network holder when given one, else the bridge only with hasNetwork', () => {

@@ -77,6 +77,9 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     Tmpfs: { '/tmp': `rw,nosuid,nodev,exec,size=${Math.max(16, Math.floor(memoryMb / 2))}m` },
     NetworkMode: input.networkHolderId !== undefined ? `container:${input.networkHolderId}` : spec.hasNetwork === true ? SANDBOX_NETWORK : NO_NETWORK,
     Binds: spec.mountWorkspace === undefined ? [] : [`${spec.mountWorkspace}:${workdir}:rw`],
+    // The main process's stdout is the executor's protocol (all command output): reaching us
+    // through the attach connection, it must not also be written to the engine's log files.
+    LogConfig: { Type: 'none', Config: {} },
   };
   const createOptions: Dockerode.ContainerCreateOptions = {
     name: input.name,

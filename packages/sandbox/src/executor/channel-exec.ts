@@ -1,22 +1,11 @@
 import { SandboxError } from '../errors/sandbox-error.js';
 import type { ExecRequest, ExitMessage } from './protocol.js';
-import { OutputCapture } from '../output-capture.js';
+import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
 import type { ExecResult } from '../sandbox.js';
 import type { CommandChannel } from './command-channel.js';
 import { openCommandLog, type CommandLog } from './command-log.js';
 
-export interface ChannelExecOptions {
-  /** Bytes of stdout and of stderr kept in the result (head and tail, marker between). */
-  outputCapBytes: number;
-  onStdout?: (chunk: string) => void;
-  onStderr?: (chunk: string) => void;
-  /** Full output goes to this file when set. */
-  logPath?: string;
-  /** Shown at the top of the log. */
-  commandText: string;
-  /** Aborting kills the command's process tree (137, killedBy 'abort'). */
-  signal?: AbortSignal;
-}
+export type ChannelExecOptions = CommandOutputOptions;
 
 /**
  * Runs one command on a channel and assembles its ExecResult: output capped with the

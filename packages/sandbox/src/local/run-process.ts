@@ -4,10 +4,10 @@ import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { constants as osConstants } from 'node:os';
 import { EXIT_CODE_KILLED, EXIT_CODE_TIMEOUT, type ExecResult } from '../sandbox.js';
-import { OutputCapture } from '../output-capture.js';
+import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
 import { killProcessTree, waitForProcessesGone } from './process-tree.js';
 
-export interface RunProcessOptions {
+export interface RunProcessOptions extends CommandOutputOptions {
   /** Program and arguments, spawned without a shell. */
   argv: readonly string[];
   env: Record<string, string>;
@@ -15,14 +15,6 @@ export interface RunProcessOptions {
   cwd?: string;
   stdin?: string | Uint8Array;
   timeoutMs: number;
-  outputCapBytes: number;
-  onStdout?: (chunk: string) => void;
-  onStderr?: (chunk: string) => void;
-  /** Full stdout and stderr go here when set. */
-  logPath?: string;
-  /** Shown at the top of the log file. */
-  commandText: string;
-  signal?: AbortSignal;
   /**
    * `NAME=value` present in the command's environment: on timeout or abort, processes
    * carrying it are killed too, even daemons that left the tree (local backend).

@@ -129,6 +129,36 @@ describe.skipIf(context.skipReason !== undefined)(title, () => {
     }
   });
 
+  it('starts without a holder when the one it took vanished (removed from outside), leaving nothing behind', async () => {
+    for (const hasNetwork of [false, true]) {
+      const holderTask = `vanished-holder-${hasNetwork}`;
+      const ownPool = new NetworkHolderPool({ docker: context.docker, spares: 1, labels: { runId: context.runId, taskId: holderTask } });
+      const notes: string[] = [];
+      try {
+        await ownPool.warm(RUNNER_IMAGE);
+        const [holder] = await listManagedContainers({ runId: context.runId, taskId: holderTask }, { docker: context.docker });
+        await context.docker.getContainer(holder!.id).remove({ force: true });
+        const sandbox = await DockerSandbox.create(
+          { image: RUNNER_IMAGE, hasNetwork, labels: { runId: context.runId, taskId: `vanished-${hasNetwork}` } },
+          { networkHolders: ownPool, onDebug: (note) => notes.push(note) },
+        );
+        try {
+          const inspected = await context.docker.getContainer(sandbox.containerId).inspect();
+          expect(inspected.HostConfig.NetworkMode).toBe(hasNetwork ? 'bridge' : 'none');
+          expect(notes.join('\n')).toMatch(/network holder .* is gone/);
+          expect((await sandbox.exec(['echo', 'ok'])).stdout).toBe('ok\n');
+          expect(sandbox.hasNetwork).toBe(hasNetwork);
+        } finally {
+          await sandbox.dispose();
+        }
+        // Only the sandbox of the second try existed, and it is gone too.
+        expect(await listManagedContainers({ runId: context.runId, taskId: `vanished-${hasNetwork}` }, { docker: context.docker })).toEqual([]);
+      } finally {
+        await ownPool.dispose();
+      }
+    }
+  });
+
   it('refuses a pool on another engine client', async () => {
     const other = new NetworkHolderPool();
     await expect(DockerSandbox.create({ image: RUNNER_IMAGE }, { docker: context.docker, networkHolders: other })).rejects.toThrow(/networkHolders/);

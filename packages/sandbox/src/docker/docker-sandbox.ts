@@ -21,6 +21,7 @@ import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, ty
 import type { CommandChannel } from '../executor/command-channel.js';
 import { execOnChannel, type ChannelExecOptions } from '../executor/channel-exec.js';
 import { DEFAULT_DOCKER_IMAGE, NO_NETWORK, planContainer, SANDBOX_NETWORK, type ContainerPlan } from './container-config.js';
+import { defaultEngine } from './default-engine.js';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
 import { engineEndpoint } from './engine-endpoint.js';
 import { EngineExecChannel } from './engine-exec-channel.js';
@@ -31,10 +32,9 @@ import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './mai
 import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js';
 import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
 import { tarEnd, tarFileEntries, tarHostEntries, tarHostPath, type TarOwner } from './tar-archive.js';
-import { defaultEngine } from './default-engine.js';
 
 export interface DockerSandboxOptions {
-  /** Engine client; default: one shared per process (DOCKER_HOST or /var/run/docker.sock) (DOCKER_HOST or /var/run/docker.sock). */
+  /** Engine client; default: one shared per process (DOCKER_HOST or /var/run/docker.sock). */
   docker?: Dockerode;
   /** Debug-level notes: the no-python3 fallback, executor restarts. Default: dropped. */
   onDebug?: (message: string) => void;
@@ -125,27 +125,52 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (spec.hostWorkspace !== undefined) await requireHostFolder(spec.hostWorkspace, 'SandboxSpec.hostWorkspace');
     if (spec.logDir !== undefined) await mkdir(spec.logDir, { recursive: true });
     const engineCpus = spec.limits?.cpus === undefined ? await engineCpuCount(docker) : undefined;
-    const name = `agentbench-${ulid().toLowerCase()}`;
-    const labels = buildContainerLabels(spec.labels);
-    const planInput: Parameters<typeof planContainer>[0] = { spec, name, labels };
+    const planInput: Omit<Parameters<typeof planContainer>[0], 'name' | 'labels'> = { spec };
     if (engineCpus !== undefined) planInput.engineCpus = engineCpus;
     if (user !== undefined) planInput.user = user;
     // Checks the spec before a holder is taken.
-    planContainer(planInput);
+    planContainer({ ...planInput, name: 'agentbench-check', labels: {} });
     const holder = options.networkHolders?.take(typeof spec.image === 'string' ? spec.image : DEFAULT_DOCKER_IMAGE);
-    if (holder !== undefined) {
-      planInput.networkHolderId = holder.containerId;
-      labels[LABEL_NETWORK_HOLDER] = holder.containerName;
+    if (holder === undefined) return DockerSandbox.start(docker, planInput, options, undefined);
+    try {
+      return await DockerSandbox.start(docker, planInput, options, holder);
+    } catch (error) {
+      // The pool only makes starts faster: a holder that is gone (removed from outside) never fails a create.
+      if (await isRunning(docker, holder.containerId)) throw error;
+      options.onDebug?.(`docker sandbox: network holder ${holder.containerName} is gone; starting without one`);
+      return DockerSandbox.start(docker, planInput, options, undefined);
     }
-    const plan = planContainer(planInput);
+  }
+
+  /** Creates the container (joining `holder`'s network namespace when given) and starts the executor in it. */
+  private static async start(
+    docker: Dockerode,
+    planInput: Omit<Parameters<typeof planContainer>[0], 'name' | 'labels'>,
+    options: DockerSandboxOptions,
+    holder: NetworkHolder | undefined,
+  ): Promise<DockerSandbox> {
+    const { spec } = planInput;
+    const labels = buildContainerLabels(spec.labels);
+    if (holder !== undefined) labels[LABEL_NETWORK_HOLDER] = holder.containerName;
+    const plan = planContainer({
+      ...planInput,
+      name: `agentbench-${ulid().toLowerCase()}`,
+      labels,
+      ...(holder === undefined ? {} : { networkHolderId: holder.containerId }),
+    });
     let container: Dockerode.Container;
     try {
-      const connecting = holder !== undefined && spec.hasNetwork === true ? connectToBridge(docker, holder) : undefined;
-      container = await docker.createContainer(plan.createOptions);
-      await connecting?.catch(async (error: unknown) => {
-        await docker.getContainer(container.id).remove({ force: true }).catch(() => undefined);
-        throw error;
-      });
+      // The holder joins the bridge while the container is created; both must succeed.
+      const [created, connected] = await Promise.allSettled([
+        docker.createContainer(plan.createOptions),
+        holder !== undefined && spec.hasNetwork === true ? connectToBridge(docker, holder) : undefined,
+      ]);
+      if (created.status === 'rejected') throw created.reason;
+      container = created.value;
+      if (connected.status === 'rejected') {
+        await container.remove({ force: true }).catch(() => undefined);
+        throw connected.reason;
+      }
     } catch (error) {
       await holder?.dispose().catch(() => undefined);
       throw toSandboxError(docker, error, { action: `create a container from ${plan.image}`, image: plan.image });
@@ -469,6 +494,15 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
 
   private disposedError(): SandboxError {
     return new SandboxError('sandbox_disposed', `docker sandbox ${this.containerName} was disposed`, { subject: this.containerId });
+  }
+}
+
+async function isRunning(docker: Dockerode, containerId: string): Promise<boolean> {
+  try {
+    const inspected = await docker.getContainer(containerId).inspect();
+    return inspected.State.Running;
+  } catch {
+    return false;
   }
 }
 

@@ -1,11 +1,11 @@
 import type Dockerode from 'dockerode';
 import { ulid } from 'ulid';
 import { NO_NETWORK } from './container-config.js';
+import { defaultEngine } from './default-engine.js';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
 import { engineEndpoint } from './engine-endpoint.js';
 import { buildContainerLabels } from './labels.js';
 import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
-import { defaultEngine } from './default-engine.js';
 
 /** Label value (`dev.agentbench.role`) of a network holder. */
 export const NETWORK_HOLDER_ROLE = 'network-holder';

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ulid } from 'ulid';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NetworkHolderPool } from '@agentbench/sandbox';
+import { runMatrix } from '../src/matrix/run-matrix.js';
 import { runScenario } from '../src/run/run-scenario.js';
 
 const run = promisify(execFile);
@@ -77,5 +79,71 @@ describe.skipIf(skipReason !== undefined)('the docker environment provider', () 
     expect(result.files['deep/nested/input.txt']).toBe('from setup');
     expect(result.files['js.txt']).toBe(process.version);
     expect(notes.some((note) => note.includes('has no node: copied the host'))).toBe(true);
+  });
+
+  async function holderIds(labels: string[]): Promise<string[]> {
+    const filters = ['label=dev.agentbench.role=network-holder', ...labels.map((label) => `label=${label}`)].flatMap((filter) => ['--filter', filter]);
+    const { stdout } = await run('docker', ['ps', '-aq', '--no-trunc', ...filters]);
+    return stdout.split('\n').filter((line) => line !== '');
+  }
+
+  async function writeDockerMatrix(runs: number): Promise<{ folder: string; matrixFile: string }> {
+    const folder = await mkdtemp(path.join(tmpdir(), 'scenario-docker-matrix-'));
+    folders.push(folder);
+    await writeFile(
+      path.join(folder, 'probe.scenario.yaml'),
+      [
+        'name: Docker probe',
+        'description: one python step in a container without network',
+        `environment: { type: docker, image: "${IMAGE}" }`,
+        'run:',
+        '  - lang: python',
+        '    code: |',
+        '      import socket',
+        '      try:',
+        "          socket.create_connection(('1.1.1.1', 53), timeout=2)",
+        "          print('network: yes')",
+        '      except OSError:',
+        "          print('network: no')",
+        '    evaluations:',
+        '      - { type: string_contains, value: "network: yes" }',
+        'judgment: { strategy: all_pass }',
+      ].join('\n'),
+    );
+    const matrixFile = path.join(folder, 'probe.matrix.yaml');
+    await writeFile(
+      matrixFile,
+      ['name: Docker probe matrix', 'base_scenario: probe.scenario.yaml', `runs_per_combination: ${runs}`, 'matrix:', '  - parameter: run[0].evaluations[0].value', '    values: ["network: no"]'].join('\n'),
+    );
+    return { folder, matrixFile };
+  }
+
+  it('runs a matrix of docker scenarios on network holders started while the runs go, without network, and leaves none', async () => {
+    const { folder, matrixFile } = await writeDockerMatrix(3);
+    const pool = new NetworkHolderPool({ labels: { runId, taskId: 'matrix-holder' } });
+    try {
+      await pool.warm(IMAGE);
+      const [first] = await holderIds([`dev.agentbench.run-id=${runId}`]);
+      const summary = await runMatrix(matrixFile, { networkHolders: pool, outDir: path.join(folder, 'out') });
+      expect(summary.runs.map((record) => [record.status, record.error])).toEqual([
+        ['passed', undefined],
+        ['passed', undefined],
+        ['passed', undefined],
+      ]);
+      // Each run took the ready holder (and removed it with its sandbox); one spare is left.
+      const left = await holderIds([`dev.agentbench.run-id=${runId}`]);
+      expect(left).toHaveLength(1);
+      expect(left).not.toContain(first);
+    } finally {
+      await pool.dispose();
+    }
+    expect(await holderIds([`dev.agentbench.run-id=${runId}`])).toEqual([]);
+  });
+
+  it('makes its own pool for a docker matrix and removes it when the matrix ends', async () => {
+    const { folder, matrixFile } = await writeDockerMatrix(2);
+    const summary = await runMatrix(matrixFile, { outDir: path.join(folder, 'out') });
+    expect(summary.runs.every((record) => record.status === 'passed')).toBe(true);
+    expect(await holderIds([`dev.agentbench.pid=${process.pid}`])).toEqual([]);
   });
 });

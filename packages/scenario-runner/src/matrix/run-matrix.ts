@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { NetworkHolderPool } from '@agentbench/sandbox';
 import { loadMatrix, type LoadedMatrix, type LoadedScenario } from '@agentbench/schemas';
 import { passHatK, wilsonInterval } from '@agentbench/scoring';
 import { ulid } from 'ulid';
@@ -181,6 +182,10 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
   options.onProgress?.({ type: 'matrix-started', total: jobs.length, combinations: combinations.length, outputDir });
   let done = 0;
   const { parallel: _parallel, filter: _filter, isDryRun: _isDryRun, outDir: _outDir, onProgress: _onProgress, ...runOptions } = options;
+  // Docker environments of the next runs join network holders started while the current ones run.
+  const usesDocker = [...scenarios.values()].some((scenario) => scenario.environment.type === 'docker');
+  const ownHolders = options.networkHolders === undefined && usesDocker ? new NetworkHolderPool({ labels: { taskId: 'network-holder' } }) : undefined;
+  if (ownHolders !== undefined) runOptions.networkHolders = ownHolders;
   await mapWithConcurrency(jobs, parallel, async (job, index) => {
     options.onProgress?.({ type: 'run-started', index, total: jobs.length, combination: job.combination, repeat: job.repeat });
     const started = Date.now();
@@ -218,7 +223,7 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
     records.push(record);
     done += 1;
     options.onProgress?.({ type: 'run-finished', done, total: jobs.length, record });
-  });
+  }).finally(() => ownHolders?.dispose());
   records.sort((left, right) => left.combination.localeCompare(right.combination) || left.repeat - right.repeat);
   const summary: MatrixSummary = {
     schema_version: 1,

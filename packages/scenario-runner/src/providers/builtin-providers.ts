@@ -28,7 +28,7 @@ export const dockerProviderFactory: EnvironmentProviderFactory = async (context)
     hasNetwork: environment.network === 'bridge',
     env: context.env,
     labels: sandboxLabels(context),
-  });
+  }, context.networkHolders === undefined ? {} : { dockerOptions: { networkHolders: context.networkHolders } });
   let node: Promise<string | undefined> | undefined;
   const nodeCommand = (): Promise<string | undefined> => {
     node ??= (async () => {

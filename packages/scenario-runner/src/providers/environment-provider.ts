@@ -1,4 +1,4 @@
-import type { Sandbox } from '@agentbench/sandbox';
+import type { NetworkHolderPool, Sandbox } from '@agentbench/sandbox';
 import type { ScenarioEnvironment } from '@agentbench/schemas';
 
 /** A file written into the environment during setup (spec section 3). */
@@ -63,6 +63,8 @@ export interface EnvironmentProviderContext {
   env: Record<string, string>;
   /** Notes for the run log (e.g. "copied the host's node into the container"). */
   onNote?: (message: string) => void;
+  /** Started network holders a Docker sandbox may join (a faster start); see `NetworkHolderPool`. */
+  networkHolders?: NetworkHolderPool;
 }
 
 export type EnvironmentProviderFactory = (context: EnvironmentProviderContext) => EnvironmentProvider | Promise<EnvironmentProvider>;

@@ -10,6 +10,7 @@ import {
   type EvaluatorRegistry,
   type LoadedPluginSet,
 } from '@agentbench/evaluators';
+import type { NetworkHolderPool } from '@agentbench/sandbox';
 import { FileValidationError, loadScenario, type LoadedScenario, type RunStep } from '@agentbench/schemas';
 import { judge, type EvaluationOutcome } from '@agentbench/scoring';
 import { createToolSet } from '@agentbench/tools';
@@ -84,6 +85,8 @@ export interface RunScenarioOptions {
   /** Matrix runs: which combination and repeat this is (also keeps judge samples independent). */
   matrix?: { combination: string; parameters: Record<string, unknown>; repeat: number };
   runId?: string;
+  /** Started network holders for `docker` environments to join (a faster container start); `runMatrix` makes one pool per run. */
+  networkHolders?: NetworkHolderPool;
   signal?: AbortSignal;
   onEvent?: (event: ScenarioRunEvent) => void;
 }
@@ -260,6 +263,7 @@ export async function runScenario(scenario: string | LoadedScenario, options: Ru
       config: {},
       env: { [SERVICES_URL_VARIABLE]: resources.endpoint.url },
       onNote: (message: string) => emit({ type: 'note', message }),
+      ...(options.networkHolders === undefined ? {} : { networkHolders: options.networkHolders }),
     };
     const builtin = BUILTIN_PROVIDERS[providerType];
     resources.provider = builtin !== undefined ? await builtin(providerContext) : await createPluginProvider(plugins, providerType, providerContext);

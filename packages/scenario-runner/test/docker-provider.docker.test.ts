@@ -21,6 +21,15 @@ async function dockerSkipReason(): Promise<string | undefined> {
   }
 }
 
+// Lines of a python code step (socket imported) printing whether it reaches the internet.
+const networkProbeLines = [
+  '      try:',
+  "          socket.create_connection(('1.1.1.1', 53), timeout=2)",
+  "          print('network: yes')",
+  '      except OSError:',
+  "          print('network: no')",
+];
+
 const skipReason = await dockerSkipReason();
 if (skipReason !== undefined && process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but ${skipReason}`);
 if (skipReason !== undefined) console.warn(`skipping docker provider tests: ${skipReason}`);
@@ -52,11 +61,7 @@ describe.skipIf(skipReason !== undefined)('the docker environment provider', () 
         '    code: |',
         '      import os, socket',
         "      print(open('deep/nested/input.txt').read(), os.getcwd())",
-        '      try:',
-        "          socket.create_connection(('1.1.1.1', 53), timeout=2)",
-        "          print('network: yes')",
-        '      except OSError:',
-        "          print('network: no')",
+        ...networkProbeLines,
         '    evaluations:',
         '      - { type: string_contains, value: "from setup /workspace" }',
         '      - { type: string_contains, value: "network: no" }',
@@ -100,11 +105,7 @@ describe.skipIf(skipReason !== undefined)('the docker environment provider', () 
         '  - lang: python',
         '    code: |',
         '      import socket',
-        '      try:',
-        "          socket.create_connection(('1.1.1.1', 53), timeout=2)",
-        "          print('network: yes')",
-        '      except OSError:',
-        "          print('network: no')",
+        ...networkProbeLines,
         '    evaluations:',
         '      - { type: string_contains, value: "network: yes" }',
         'judgment: { strategy: all_pass }',

@@ -140,6 +140,9 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: commands${suffix}`, () 
       exitCode: 0,
       stdout: "a b|$HOME|it's|two\nlines|",
     });
+    // As a shell would: 127 for a missing program, 126 for one that may not run.
+    expect(await sandbox.exec(['no-such-program-4711'])).toMatchObject({ exitCode: 127 });
+    expect(await sandbox.exec(['/etc/passwd'])).toMatchObject({ exitCode: 126 });
   });
 
   it('runs in the rootfs, as the image sets it up (python3, its ENV), with a clean environment', async () => {
@@ -436,6 +439,9 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: one bwrap per command (
     expect(await sandbox.exec(['sh', '-c', 'kill -KILL $$'])).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'signal', signal: 9 });
     // Started by bwrap itself, not by an executor.
     expect((await sandbox.exec('tr "\\0" " " < /proc/$PPID/cmdline')).stdout).toMatch(/^\S*bwrap /);
+    // Same codes as on the executor path, though bwrap itself exits 1 when it cannot execute.
+    expect(await sandbox.exec(['no-such-program-4711'])).toMatchObject({ exitCode: 127 });
+    expect(await sandbox.exec(['/etc/passwd'])).toMatchObject({ exitCode: 126 });
   });
 
   it('kills the whole tree on timeout (124) and on abort (137)', async () => {

@@ -326,12 +326,15 @@ export class BwrapLauncher {
     stdout.end();
     stderr.end();
     const durationMs = Math.round(performance.now() - started);
-    const { exitCode, signalNumber, endedBy } = interpretExit(killedBy, outcome.status, null);
+    const interpreted = interpretExit(killedBy, outcome.status, null);
+    const stderrText = stderr.text(request.logPath);
+    const { signalNumber, endedBy } = interpreted;
+    const exitCode = endedBy === undefined ? shellExitCode(interpreted.exitCode, stderrText) : interpreted.exitCode;
     await log?.close(`--- exit ${exitCode}${endedBy === undefined ? '' : ` (${endedBy})`} after ${durationMs} ms ---\n`);
     const result: RunProcessResult = {
       exitCode,
       stdout: stdout.text(request.logPath),
-      stderr: stderr.text(request.logPath),
+      stderr: stderrText,
       timedOut: endedBy === 'timeout',
       truncated: stdout.isTruncated || stderr.isTruncated,
       durationMs,
@@ -373,4 +376,15 @@ export function quoteForLauncher(argument: string): string {
     .split('\n')
     .map((line) => `'${line.replace(/'/g, `'\\''`)}'`)
     .join('"$nl"');
+}
+
+/**
+ * bwrap exits 1 when it cannot execute the command; a shell (and the executor) says 127
+ * for a missing program and 126 for one it may not run, which is what callers test for.
+ */
+function shellExitCode(exitCode: number, stderr: string): number {
+  if (exitCode !== 1) return exitCode;
+  const failure = /^bwrap: execvp [^\n]*: (No such file or directory|Permission denied)\n?$/.exec(stderr);
+  if (failure === null) return exitCode;
+  return failure[1] === 'Permission denied' ? 126 : 127;
 }

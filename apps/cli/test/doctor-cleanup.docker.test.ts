@@ -1,5 +1,5 @@
 import Dockerode from 'dockerode';
-import { LABEL_MANAGED, LABEL_PID, LABEL_RUN_ID, listManagedContainers } from '@agentbench/sandbox';
+import { LABEL_MANAGED, LABEL_PID, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID, listManagedContainers } from '@agentbench/sandbox';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { dockerSkipReason } from './docker-available.js';
@@ -36,22 +36,25 @@ describe.skipIf(skipReason !== undefined)('ab doctor and ab cleanup against the 
     const orphan = await docker.createContainer({
       Image: 'agentbench/py-runner:0.1.0',
       Cmd: ['true'],
-      Labels: { [LABEL_MANAGED]: 'true', [LABEL_RUN_ID]: runId, [LABEL_PID]: String(4_194_305), 'dev.agentbench.hostname': (await import('node:os')).hostname() },
+      Labels: { [LABEL_MANAGED]: 'true', [LABEL_RUN_ID]: runId, [LABEL_ROLE]: 'network-holder', [LABEL_PID]: String(4_194_305), 'dev.agentbench.hostname': (await import('node:os')).hostname() },
     });
     const alive = await docker.createContainer({
       Image: 'agentbench/py-runner:0.1.0',
       Cmd: ['true'],
-      Labels: { [LABEL_MANAGED]: 'true', [LABEL_RUN_ID]: runId, [LABEL_PID]: String(process.pid), 'dev.agentbench.hostname': (await import('node:os')).hostname() },
+      Labels: { [LABEL_MANAGED]: 'true', [LABEL_RUN_ID]: runId, [LABEL_TASK_ID]: 'kept', [LABEL_PID]: String(process.pid), 'dev.agentbench.hostname': (await import('node:os')).hostname() },
     });
     try {
       const run = await runCli(['cleanup', '--run-id', runId, '--orphans-only']);
       expect(run.exitCode).toBe(0);
       expect(run.stdout).toMatch(/1 container\(s\) removed/);
+      expect(run.stdout).toContain(`removed ${orphan.id.slice(0, 12)} `);
+      expect(run.stdout).toContain(`(run ${runId}, network holder)`);
       const left = await listManagedContainers({ runId });
       expect(left.map((container) => container.id)).toEqual([alive.id]);
 
       const all = await runCli(['cleanup', '--run-id', runId]);
       expect(all.stdout).toMatch(/1 container\(s\) removed/);
+      expect(all.stdout).toContain(`(run ${runId}, task kept)`);
       expect(await listManagedContainers({ runId })).toEqual([]);
     } finally {
       await orphan.remove({ force: true }).catch(() => undefined);

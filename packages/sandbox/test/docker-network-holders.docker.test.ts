@@ -169,7 +169,11 @@ describe.skipIf(context.skipReason !== undefined)(title, () => {
     const ownPool = new NetworkHolderPool({ docker: context.docker, spares: 2, labels: { runId: context.runId, taskId: 'spares' } });
     await ownPool.warm(RUNNER_IMAGE);
     expect(ownPool.readyCount(RUNNER_IMAGE)).toBe(2);
-    expect(await listManagedContainers({ runId: context.runId, taskId: 'spares' }, { docker: context.docker })).toHaveLength(2);
+    const spares = await listManagedContainers({ runId: context.runId, taskId: 'spares' }, { docker: context.docker });
+    expect(spares.map((container) => [container.role, container.isOrphan])).toEqual([
+      [NETWORK_HOLDER_ROLE, false],
+      [NETWORK_HOLDER_ROLE, false],
+    ]);
     await ownPool.dispose();
     expect(await listManagedContainers({ runId: context.runId, taskId: 'spares' }, { docker: context.docker })).toEqual([]);
     expect(ownPool.take(RUNNER_IMAGE)).toBeUndefined();

@@ -23,7 +23,8 @@ export const cleanupCommand: CommandModule<object, CleanupArguments> = {
       onlyOrphans: argv['orphans-only'],
     });
     for (const container of removed) {
-      process.stdout.write(`removed ${container.id.slice(0, 12)} ${container.name} (run ${container.runId ?? '-'}, task ${container.taskId ?? '-'})\n`);
+      const what = container.role === undefined ? `task ${container.taskId ?? '-'}` : container.role.replace(/-/g, ' ');
+      process.stdout.write(`removed ${container.id.slice(0, 12)} ${container.name} (run ${container.runId ?? '-'}, ${what})\n`);
     }
     for (const { container, message } of failed) process.stderr.write(`could not remove ${container.id.slice(0, 12)}: ${message}\n`);
     process.stdout.write(`${removed.length} container(s) removed${failed.length > 0 ? `, ${failed.length} failed` : ''}\n`);

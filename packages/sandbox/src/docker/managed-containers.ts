@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type Dockerode from 'dockerode';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
-import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_MANAGED, LABEL_PID, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_MANAGED, LABEL_PID, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
 import { defaultEngine } from './default-engine.js';
 
 export interface ManagedContainerFilter {
@@ -22,6 +22,8 @@ export interface ManagedContainer {
   createdAt: Date;
   runId?: string;
   taskId?: string;
+  /** `network-holder` for a network holder (see NetworkHolderPool); absent for a sandbox. */
+  role?: string;
   creatorPid?: number;
   creatorHostname?: string;
   /** The creating process ran on this host and is no longer alive. */
@@ -98,6 +100,7 @@ function describe(summary: Dockerode.ContainerInfo, thisHost: string): ManagedCo
   };
   if (labels[LABEL_RUN_ID] !== undefined) container.runId = labels[LABEL_RUN_ID];
   if (labels[LABEL_TASK_ID] !== undefined) container.taskId = labels[LABEL_TASK_ID];
+  if (labels[LABEL_ROLE] !== undefined) container.role = labels[LABEL_ROLE];
   if (creatorPid !== undefined) container.creatorPid = creatorPid;
   if (creatorHostname !== undefined) container.creatorHostname = creatorHostname;
   return container;

@@ -289,12 +289,12 @@ describe('runAgentLoop', () => {
     fixture = await createLoopFixture();
     const read = (): AgentAction => ({ kind: 'tool_calls', calls: [{ tool: 'read_file', params: { path: 'status.txt' } }], usage: { inputTokens: 500, outputTokens: 100, costUsd: 0.02 } });
     const result = await run(fixture, agentOf(read, read, read), { limits: { maxTokens: 1000 } });
-    expect(result).toMatchObject({ stopReason: 'MAX_STEPS', steps: 2, tokens: { input: 1000, output: 200, total: 1200 } });
+    expect(result).toMatchObject({ stopReason: 'MAX_TOKENS', steps: 2, tokens: { input: 1000, output: 200, total: 1200 } });
     expect(result.message).toMatch(/token budget spent \(1200 of 1000 tokens\)/);
     expect(result.costUsd).toBeCloseTo(0.04);
 
     const costly = await run(fixture, agentOf(read, read, read), { limits: { maxCostUsd: 0.03 } });
-    expect(costly).toMatchObject({ stopReason: 'MAX_STEPS', steps: 2 });
+    expect(costly).toMatchObject({ stopReason: 'MAX_COST', steps: 2 });
     expect(costly.message).toMatch(/cost budget spent/);
   });
 

@@ -218,13 +218,12 @@ export class AgentLoop {
     if (this.steps >= this.limits.maxSteps) throw new StopLoop('MAX_STEPS', `step budget spent (${this.limits.maxSteps} tool calls)`);
     if (!when.isBeforeAgent) return;
     // Tokens and cost are spent by the agent's model calls, so they are checked before asking it again.
-    // The schemas have no stop reason of their own for them: they read as a spent budget (MAX_STEPS).
     const tokens = this.inputTokens + this.outputTokens;
     if (this.limits.maxTokens !== undefined && tokens >= this.limits.maxTokens) {
-      throw new StopLoop('MAX_STEPS', `token budget spent (${tokens} of ${this.limits.maxTokens} tokens)`, { budget: 'tokens' });
+      throw new StopLoop('MAX_TOKENS', `token budget spent (${tokens} of ${this.limits.maxTokens} tokens)`, { budget: 'tokens' });
     }
     if (this.limits.maxCostUsd !== undefined && this.costUsd !== undefined && this.costUsd >= this.limits.maxCostUsd) {
-      throw new StopLoop('MAX_STEPS', `cost budget spent ($${this.costUsd.toFixed(4)} of $${this.limits.maxCostUsd})`, { budget: 'cost' });
+      throw new StopLoop('MAX_COST', `cost budget spent ($${this.costUsd.toFixed(4)} of $${this.limits.maxCostUsd})`, { budget: 'cost' });
     }
   }
 

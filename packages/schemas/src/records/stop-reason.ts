@@ -5,6 +5,8 @@ export const STOP_REASONS = [
   'SUCCESS',
   'MAX_STEPS',
   'MAX_TIME',
+  'MAX_TOKENS',
+  'MAX_COST',
   'AGENT_GAVE_UP',
   'REPEATED_FAILURE',
   'TOOL_ERROR',

@@ -9,6 +9,9 @@ describe('failureReasonForStopReason', () => {
 
   it('maps MAX_STEPS to AGENT_GAVE_UP', () => {
     expect(failureReasonForStopReason('MAX_STEPS')).toBe('AGENT_GAVE_UP');
+    // Token and cost budgets are spent budgets too.
+    expect(failureReasonForStopReason('MAX_TOKENS')).toBe('AGENT_GAVE_UP');
+    expect(failureReasonForStopReason('MAX_COST')).toBe('AGENT_GAVE_UP');
   });
 
   it('maps MAX_TIME to TIMEOUT', () => {

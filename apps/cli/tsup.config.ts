@@ -1,10 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.shared.ts';
 
-export default defineConfig({
-  entry: ['src/bin.ts'],
-  format: ['esm'],
-  dts: false,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+// A command, not a library: no declarations.
+export default packageBuild({ entry: ['src/bin.ts'], dts: false });

@@ -1,11 +1,7 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.shared.ts';
 
-export default defineConfig({
+export default packageBuild({
   // The library, and the `fake-llm-server` command (bin) as a separate entry.
   entry: { index: 'src/index.ts', cli: 'src/cli/bin.ts' },
-  format: ['esm'],
   dts: { entry: { index: 'src/index.ts' } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
 });

@@ -18,6 +18,7 @@ import {
   type BwrapSandboxOptions,
   type SandboxSpec,
 } from '../src/index.js';
+import { processesWithMarker, uniqueSleep } from './helpers/processes.js';
 import { buildRootfsWithoutPython } from './helpers/rootfs-without-python.js';
 
 const RUNNER_IMAGE = process.env['AGENTBENCH_RUNNER_IMAGE'] ?? 'agentbench/py-runner:0.1.0';
@@ -67,25 +68,6 @@ async function temporaryFolder(prefix: string): Promise<string> {
   return folder;
 }
 
-/** Live processes whose command line holds `marker`. */
-async function processesWithMarker(marker: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const commandLine = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replace(/\0/g, ' ');
-      const status = await readFile(`/proc/${name}/status`, 'utf8');
-      if (commandLine.includes(marker) && !/^State:\s+Z/m.test(status)) found.push(`${name}: ${commandLine}`);
-    } catch {
-      // Gone while looking.
-    }
-  }
-  return found;
-}
-
-function uniqueSleep(): string {
-  return `${1000 + Math.floor(Math.random() * 1000)}.${process.pid}${Math.floor(Math.random() * 1e6)}`;
-}
 
 /**
  * Shell text that starts `sleep <marker>` as a daemon (its own session, through setsid)

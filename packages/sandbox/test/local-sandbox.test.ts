@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,6 +12,7 @@ import {
   SandboxError,
   SymlinkBlockedError,
 } from '../src/index.js';
+import { processesWithMarker, uniqueSleep } from './helpers/processes.js';
 
 const temporaryFolders: string[] = [];
 const sandboxes: LocalSandbox[] = [];
@@ -28,26 +29,6 @@ async function newSandbox(spec: Parameters<typeof LocalSandbox.create>[0] = {}):
   return sandbox;
 }
 
-/** Processes whose command line holds `marker` (other than ps/grep themselves). */
-async function processesWithMarker(marker: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const commandLine = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replace(/\0/g, ' ');
-      const status = await readFile(`/proc/${name}/status`, 'utf8');
-      if (commandLine.includes(marker) && !/^State:\s+Z/m.test(status)) found.push(`${name}: ${commandLine}`);
-    } catch {
-      // Gone while looking.
-    }
-  }
-  return found;
-}
-
-/** A unique number of seconds for `sleep`, so the test can find exactly its processes. */
-function uniqueSleep(): string {
-  return `${1000 + Math.floor(Math.random() * 1000)}.${process.pid}${Math.floor(Math.random() * 1e6)}`;
-}
 
 afterEach(async () => {
   await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.dispose()));

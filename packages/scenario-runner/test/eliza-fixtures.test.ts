@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,9 +9,12 @@ import { formatPlan } from '../src/plan/format-plan.js';
 import { runScenario } from '../src/run/run-scenario.js';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/eliza-scenarios');
-const files = (await readdir(fixtures)).filter((name) => name.endsWith('.scenario.yaml')).sort();
+// Kept beside the repository, not in it (see ../shared/fixtures/README.md): skipped, visibly, without them.
+const hasFixtures = existsSync(fixtures);
+if (!hasFixtures) console.warn(`[skipped] eliza-fixtures.test.ts: shared fixtures not found at ${fixtures}`);
+const files = hasFixtures ? (await readdir(fixtures)).filter((name) => name.endsWith('.scenario.yaml')).sort() : [];
 
-describe('the real ElizaOS scenario files', () => {
+describe.skipIf(!hasFixtures)('the real ElizaOS scenario files', () => {
   it('are all here', () => {
     expect(files.length).toBeGreaterThanOrEqual(32);
   });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FakeLlmServer } from '@agentbench/fake-llm-server';
@@ -91,6 +91,13 @@ describe('a matrix with repeats', () => {
   });
 
   it('reports a base scenario that does not exist, resolved against the matrix file', async () => {
-    await expect(runMatrix(path.resolve(SCENARIOS, '../../../shared/fixtures/eliza-scenarios/simple-test.matrix.yaml'))).rejects.toThrow(/base_scenario: .*src\/commands\/scenario\/examples\/test-github-issues.scenario.yaml not found/);
+    const folder = await mkdtemp(path.join(tmpdir(), 'matrix-missing-base-'));
+    try {
+      const matrixFile = path.join(folder, 'missing-base.matrix.yaml');
+      await writeFile(matrixFile, ['name: Missing base', 'base_scenario: examples/nowhere.scenario.yaml', 'runs_per_combination: 1', 'matrix:', '  - parameter: run[0].input', '    values: [hello]'].join('\n'));
+      await expect(runMatrix(matrixFile)).rejects.toThrow(new RegExp(`base_scenario: ${folder}/examples/nowhere.scenario.yaml not found`));
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

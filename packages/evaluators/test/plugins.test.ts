@@ -10,7 +10,7 @@ import { PluginVersionError } from '../src/errors/plugin-version-error.js';
 import { loadPlugins, resolvePlugins } from '../src/plugins/load-plugins.js';
 import { createEvaluatorRegistry } from '../src/registry/evaluator-registry.js';
 import { brokenPluginDir, elizaScenariosDir, examplePluginDir, hasElizaScenarios } from './helpers/paths.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from './helpers/temporary-directory.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
 
 let directory: TemporaryDirectory;
 beforeEach(async () => {

@@ -143,8 +143,16 @@ describe.skipIf(skipReason !== undefined)('the docker environment provider', () 
 
   it('makes its own pool for a docker matrix and removes it when the matrix ends', async () => {
     const { folder, matrixFile } = await writeDockerMatrix(2);
-    const summary = await runMatrix(matrixFile, { outDir: path.join(folder, 'out') });
+    // The first run's take starts the pool's holder; by the time that run ends it exists.
+    let duringRun: Promise<string[]> | undefined;
+    const summary = await runMatrix(matrixFile, {
+      outDir: path.join(folder, 'out'),
+      onProgress: (event) => {
+        if (event.type === 'run-finished' && event.done === 1) duringRun = holderIds([`dev.agentbench.pid=${process.pid}`]);
+      },
+    });
     expect(summary.runs.every((record) => record.status === 'passed')).toBe(true);
+    expect((await duringRun)?.length).toBeGreaterThanOrEqual(1);
     expect(await holderIds([`dev.agentbench.pid=${process.pid}`])).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { formatIssue, loadScenario, validateScenarioFile } from '@agentbench/sch
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { elizaScenariosDir, hasElizaScenarios } from '../../test/helpers/paths.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../test/helpers/temporary-directory.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { createEvaluationContext } from '../context/evaluation-context.js';
 import { EvaluationParameterError } from '../errors/evaluation-parameter-error.js';
 import { EvaluatorRegistrationError } from '../errors/evaluator-registration-error.js';

@@ -1,6 +1,6 @@
 import { startFakeLlmServer, type FakeLlmServer, type FakeReply, type FakeScript } from '@agentbench/fake-llm-server';
 import type { JudgeClientOptions } from '../../src/judge/judge-configuration.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from './temporary-directory.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
 export interface JudgeFixture {
   server: FakeLlmServer;

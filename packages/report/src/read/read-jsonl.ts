@@ -16,14 +16,8 @@ export const MAX_PROBLEMS_PER_FILE = 20;
  * reported as such. A missing file gives no lines and no problem (it is optional).
  */
 export async function readJsonLines(file: string, problems: ReadProblem[]): Promise<JsonLine[] | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') problems.push({ file, message: `cannot read (${code ?? String(error)})` });
-    return undefined;
-  }
+  const text = await readOptionalFile(file, problems);
+  if (text === undefined) return undefined;
   const lines = text.split('\n');
   const values: JsonLine[] = [];
   const reporter = problemReporter(file, problems);
@@ -56,18 +50,23 @@ export function problemReporter(file: string, problems: ReadProblem[]): { add(li
 
 /** Reads and parses a JSON file; a missing file is undefined without a problem, a bad one is reported. */
 export async function readJsonFile(file: string, problems: ReadProblem[]): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') problems.push({ file, message: `cannot read (${code ?? String(error)})` });
-    return undefined;
-  }
+  const text = await readOptionalFile(file, problems);
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     problems.push({ file, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); skipped` });
+    return undefined;
+  }
+}
+
+/** A file's text; undefined for a missing file (optional, no problem) or an unreadable one (reported). */
+async function readOptionalFile(file: string, problems: ReadProblem[]): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') problems.push({ file, message: `cannot read (${code ?? String(error)})` });
     return undefined;
   }
 }

@@ -22,7 +22,7 @@ import type { CommandChannel } from '../executor/command-channel.js';
 import { execOnChannel, type ChannelExecOptions } from '../executor/channel-exec.js';
 import { DEFAULT_DOCKER_IMAGE, NO_NETWORK, planContainer, SANDBOX_NETWORK, type ContainerPlan } from './container-config.js';
 import { defaultEngine } from './default-engine.js';
-import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
+import { engineMessage, toSandboxError } from './docker-errors.js';
 import { engineEndpoint } from './engine-endpoint.js';
 import { EngineExecChannel } from './engine-exec-channel.js';
 import { startAttachedExec } from './engine-exec.js';
@@ -30,6 +30,7 @@ import { extractTarToHost } from './extract-to-host.js';
 import { buildContainerLabels, LABEL_NETWORK_HOLDER } from './labels.js';
 import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './main-process.js';
 import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js';
+import { removeContainer } from './remove-container.js';
 import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
 import { tarEnd, tarFileEntries, tarHostEntries, tarHostPath, type TarOwner } from './tar-archive.js';
 
@@ -472,20 +473,10 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   }
 
   private async removeContainer(): Promise<void> {
-    const removals = [this.removeOwnContainer()];
+    const removals = [removeContainer(this.docker, this.containerId, `the sandbox container ${this.containerName}`)];
     if (this.networkHolder !== undefined) removals.push(this.networkHolder.dispose());
     const failure = (await Promise.allSettled(removals)).find((outcome) => outcome.status === 'rejected');
     if (failure !== undefined) throw failure.reason;
-  }
-
-  private async removeOwnContainer(): Promise<void> {
-    try {
-      await this.container.remove({ force: true, v: true });
-    } catch (error) {
-      // Already gone, or its removal is already under way.
-      if (isNotFound(error) || /removal of container .* is already in progress/i.test(engineMessage(error))) return;
-      throw toSandboxError(this.docker, error, { action: `remove the sandbox container ${this.containerName}` });
-    }
   }
 
   private assertUsable(): void {

@@ -2,9 +2,10 @@ import type Dockerode from 'dockerode';
 import { ulid } from 'ulid';
 import { NO_NETWORK } from './container-config.js';
 import { defaultEngine } from './default-engine.js';
-import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
+import { toSandboxError } from './docker-errors.js';
 import { engineEndpoint } from './engine-endpoint.js';
 import { buildContainerLabels } from './labels.js';
+import { removeContainer } from './remove-container.js';
 import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
 
 /** Label value (`dev.agentbench.role`) of a network holder. */
@@ -28,16 +29,14 @@ export class NetworkHolder implements LiveSandbox {
   /** Removes the holder container; idempotent. */
   dispose(): Promise<void> {
     if (this.removal !== undefined) return this.removal;
-    const removal = this.docker
-      .getContainer(this.containerId)
-      .remove({ force: true, v: true })
-      .catch((error: unknown) => {
-        if (isNotFound(error) || /removal of container .* is already in progress/i.test(engineMessage(error))) return;
+    const removal = removeContainer(this.docker, this.containerId, `the network holder ${this.containerName}`).then(
+      () => unregisterSandbox(this),
+      (error: unknown) => {
         // Let a later dispose() (or the exit hook, which still knows it) try again.
         this.removal = undefined;
-        throw toSandboxError(this.docker, error, { action: `remove the network holder ${this.containerName}` });
-      })
-      .then(() => unregisterSandbox(this));
+        throw error;
+      },
+    );
     this.removal = removal;
     return removal;
   }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validScenarioYaml } from '../../test/helpers/fixtures.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../test/helpers/temporary-directory.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { loadScenario, validateScenarioFile } from './load-scenario.js';
 import { formatIssue } from './validation-issue.js';

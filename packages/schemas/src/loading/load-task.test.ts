@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validTaskYaml } from '../../test/helpers/fixtures.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../test/helpers/temporary-directory.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { SchemasError } from '../errors/schemas-error.js';
 import { HARNESS_VERSION } from '../version.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validScenarioYaml, validTaskYaml } from '../../test/helpers/fixtures.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../test/helpers/temporary-directory.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { validateFile } from './validate-file.js';
 import { formatIssue } from './validation-issue.js';
 

@@ -8,7 +8,7 @@ import { listManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from './run-cli.js';
-import { dockerSkipReason } from './docker-available.js';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 
 // Until the command is listed in src/commands/index.ts, add it to the real command tree here.
 vi.mock('../src/commands/index.js', async (importOriginal) => {

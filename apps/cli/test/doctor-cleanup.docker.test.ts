@@ -2,7 +2,7 @@ import Dockerode from 'dockerode';
 import { LABEL_MANAGED, LABEL_PID, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID, listManagedContainers } from '@agentbench/sandbox';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { dockerSkipReason } from './docker-available.js';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 
 const skipReason = dockerSkipReason('doctor-cleanup.docker.test.ts');
 

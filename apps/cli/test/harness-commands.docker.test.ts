@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { listManagedContainers } from '@agentbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHarnessCli } from './harness-commands.js';
-import { dockerSkipReason } from './docker-available.js';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

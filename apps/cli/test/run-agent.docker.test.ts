@@ -9,7 +9,7 @@ import { listManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgentCli } from './run-agent-cli.js';
-import { dockerSkipReason } from './docker-available.js';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const toyTask = path.join(repoRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml');

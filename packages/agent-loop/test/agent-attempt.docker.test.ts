@@ -8,23 +8,13 @@ import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-ser
 import { listManagedContainers } from '@agentbench/sandbox';
 import { loadTask, type LoadedTask } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 import { runAgentAttempt, type AttemptHarness } from '../src/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const IMAGE = 'agentbench/py-runner:0.1.0';
 
-function dockerSkipReason(): string | undefined {
-  try {
-    execFileSync('docker', ['image', 'inspect', IMAGE], { stdio: 'pipe', timeout: 20_000 });
-    return undefined;
-  } catch {
-    const reason = `Docker engine or the runner image ${IMAGE} not available`;
-    if (process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but ${reason}`);
-    console.warn(`[skipped] agent-attempt.docker.test.ts: ${reason}`);
-    return reason;
-  }
-}
-const skipReason = dockerSkipReason();
+const skipReason = dockerSkipReason('agent-attempt.docker.test.ts', IMAGE);
 
 /**
  * The harness's repository step done with plain git (this package sits below @agentbench/harness

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ulid } from 'ulid';
 import { afterAll, describe, expect, it } from 'vitest';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 import { NetworkHolderPool } from '@agentbench/sandbox';
 import { runMatrix } from '../src/matrix/run-matrix.js';
 import { runScenario } from '../src/run/run-scenario.js';
@@ -12,14 +13,6 @@ import { runScenario } from '../src/run/run-scenario.js';
 const run = promisify(execFile);
 const IMAGE = process.env['AGENTBENCH_RUNNER_IMAGE'] ?? 'agentbench/py-runner:0.1.0';
 
-async function dockerSkipReason(): Promise<string | undefined> {
-  try {
-    await run('docker', ['image', 'inspect', IMAGE], { timeout: 30_000 });
-    return undefined;
-  } catch (error) {
-    return `Docker engine or image ${IMAGE} not available (${(error as Error).message.split('\n')[0]})`;
-  }
-}
 
 // Lines of a python code step (socket imported) printing whether it reaches the internet.
 const networkProbeLines = [
@@ -30,9 +23,7 @@ const networkProbeLines = [
   "          print('network: no')",
 ];
 
-const skipReason = await dockerSkipReason();
-if (skipReason !== undefined && process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but ${skipReason}`);
-if (skipReason !== undefined) console.warn(`skipping docker provider tests: ${skipReason}`);
+const skipReason = dockerSkipReason('docker-provider.docker.test.ts', IMAGE);
 
 describe.skipIf(skipReason !== undefined)('the docker environment provider', () => {
   const runId = ulid();

@@ -7,22 +7,12 @@ import { normalizeSetupCommand, parseMirrorList, prepareWorkspace, validateBasel
 import { listManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 import { createOracleAgent, importSwebench } from '../src/index.js';
 
 const IMAGE = 'agentbench/py-runner:0.1.0';
 
-function dockerSkipReason(): string | undefined {
-  try {
-    execFileSync('docker', ['image', 'inspect', IMAGE], { stdio: 'pipe', timeout: 20_000 });
-    return undefined;
-  } catch {
-    const reason = `Docker engine or the runner image ${IMAGE} not available`;
-    if (process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but ${reason}`);
-    console.warn(`[skipped] oracle.docker.test.ts: ${reason}`);
-    return reason;
-  }
-}
-const skip = dockerSkipReason();
+const skip = dockerSkipReason('oracle.docker.test.ts', IMAGE);
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' });

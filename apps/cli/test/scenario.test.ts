@@ -4,10 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import yargs from 'yargs';
-import { scenarioCommand } from '../src/commands/scenario.js';
-import { reportError } from '../src/report-error.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const scenarios = path.join(root, 'fixtures/scenarios');
@@ -15,42 +13,6 @@ const scenarios = path.join(root, 'fixtures/scenarios');
 const eliza = path.resolve(root, '../shared/fixtures/eliza-scenarios');
 const hasEliza = existsSync(eliza);
 if (!hasEliza) console.warn(`[skipped] scenario.test.ts: the tests on real ElizaOS files (shared fixtures not found at ${eliza})`);
-
-/** Runs `ab scenario ...` in-process through yargs as `main` does, capturing what it prints. */
-async function runScenarioCli(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const outSpy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += chunk.toString();
-    return true;
-  });
-  const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += chunk.toString();
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    await yargs(args)
-      .scriptName('ab')
-      .option('verbose', { type: 'boolean', default: false })
-      .command(scenarioCommand as never)
-      .strict()
-      .exitProcess(false)
-      .fail((message, error) => {
-        throw error ?? new Error(message);
-      })
-      .parseAsync();
-    const exitCode = typeof process.exitCode === 'number' ? process.exitCode : 0;
-    return { exitCode, stdout, stderr };
-  } catch (error) {
-    const exitCode = reportError(error, { isVerbose: false });
-    return { exitCode, stdout, stderr };
-  } finally {
-    process.exitCode = undefined;
-    outSpy.mockRestore();
-    errSpy.mockRestore();
-  }
-}
 
 describe('ab scenario run', () => {
   let server: FakeLlmServer;
@@ -69,7 +31,7 @@ describe('ab scenario run', () => {
     const envFile = path.join(folder, 'run.env');
     await writeFile(envFile, `AGENTBENCH_AGENT_BASE_URL=${server.url}\nAGENTBENCH_AGENT_MODEL=env-file-model\n`);
     const out = path.join(folder, 'greeting');
-    const run = await runScenarioCli(['scenario', 'run', path.join(scenarios, 'greeting.scenario.yaml'), '--env-file', envFile, '--out', out, '--seed', '5']);
+    const run = await runCli(['scenario', 'run', path.join(scenarios, 'greeting.scenario.yaml'), '--env-file', envFile, '--out', out, '--seed', '5']);
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^PASS {2}Greeting {2}\(1\/1 evaluations passed; all_pass; seed 5;/);
@@ -81,33 +43,33 @@ describe('ab scenario run', () => {
   });
 
   it.skipIf(!hasEliza)('exits 1 and lists the failed evaluations when the scenario fails', async () => {
-    const run = await runScenarioCli(['scenario', 'run', path.join(eliza, 'failing-test.scenario.yaml'), '--out', path.join(folder, 'failing')]);
+    const run = await runCli(['scenario', 'run', path.join(eliza, 'failing-test.scenario.yaml'), '--out', path.join(folder, 'failing')]);
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toMatch(/^FAIL {2}Failing Test Scenario/);
     expect(run.stdout).toContain('Failed evaluations:\n    run[0] string_contains (Verify output contains \'Missing\' (this should fail)): response does not contain "Missing"');
   });
 
   it.skipIf(!hasEliza)('runs a real ElizaOS file that needs no plugin and passes', async () => {
-    const run = await runScenarioCli(['scenario', 'run', path.join(eliza, 'fully-passing.scenario.yaml'), '--out', path.join(folder, 'fully-passing')]);
+    const run = await runCli(['scenario', 'run', path.join(eliza, 'fully-passing.scenario.yaml'), '--out', path.join(folder, 'fully-passing')]);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^PASS/);
   });
 
   it('uses the agent the scenario file names, and --agent overrides it', async () => {
     const file = path.join(scenarios, 'command-agent.scenario.yaml');
-    const plan = await runScenarioCli(['scenario', 'run', file, '--dry-run']);
+    const plan = await runCli(['scenario', 'run', file, '--dry-run']);
     expect(plan.exitCode).toBe(0);
     expect(plan.stdout).toMatch(/agent: command \(scenario\)/);
-    const run = await runScenarioCli(['scenario', 'run', file, '--out', path.join(folder, 'command-agent')]);
+    const run = await runCli(['scenario', 'run', file, '--out', path.join(folder, 'command-agent')]);
     expect(run.stdout).toMatch(/^PASS/);
     expect(run.exitCode).toBe(0);
-    const overridden = await runScenarioCli(['scenario', 'run', file, '--dry-run', '--agent', 'command:echo hi']);
+    const overridden = await runCli(['scenario', 'run', file, '--dry-run', '--agent', 'command:echo hi']);
     expect(overridden.stdout).toMatch(/agent: command \(--agent\)/);
   });
 
   it.skipIf(!hasEliza)('dry-runs a real file with plugins and a provider that are not installed: plan, exit 0', async () => {
     const requestsBefore = server.requests.length;
-    const run = await runScenarioCli(['scenario', 'run', path.join(eliza, 'advanced-mocking-test.scenario.yaml'), '--dry-run']);
+    const run = await runCli(['scenario', 'run', path.join(eliza, 'advanced-mocking-test.scenario.yaml'), '--dry-run']);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('provider: e2b [not_installed] not installed: needs @elizaos/plugin-e2b');
     expect(run.stdout).toContain('@elizaos/plugin-github: not installed');
@@ -117,13 +79,13 @@ describe('ab scenario run', () => {
   });
 
   it.skipIf(!hasEliza)('fails a real run on a provider that is not installed, naming the plugin', async () => {
-    const run = await runScenarioCli(['scenario', 'run', path.join(eliza, 'e2b-test.scenario.yaml')]);
+    const run = await runCli(['scenario', 'run', path.join(eliza, 'e2b-test.scenario.yaml')]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('environment.type "e2b" needs the provider plugin @elizaos/plugin-e2b, which is not installed');
   });
 
   it.skipIf(!hasEliza)('exits at once with file, line and field on a schema error', async () => {
-    const run = await runScenarioCli(['scenario', 'run', path.join(eliza, 'invalid-missing-fields.scenario.yaml')]);
+    const run = await runCli(['scenario', 'run', path.join(eliza, 'invalid-missing-fields.scenario.yaml')]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/invalid-missing-fields\.scenario\.yaml:\d+:\d+: .*environment/);
     expect(run.stderr).toContain('judgment');
@@ -145,7 +107,7 @@ describe('ab scenario matrix', () => {
   it('runs the combinations with progress and prints the aggregate with pass^k', async () => {
     const envFile = path.join(folder, 'run.env');
     await writeFile(envFile, `AGENTBENCH_AGENT_BASE_URL=${server.url}\nAGENTBENCH_AGENT_MODEL=fake\n`);
-    const run = await runScenarioCli(['scenario', 'matrix', path.join(scenarios, 'greeting.matrix.yaml'), '--env-file', envFile, '--parallel', '2', '--filter', 'Good morning', '--out', folder]);
+    const run = await runCli(['scenario', 'matrix', path.join(scenarios, 'greeting.matrix.yaml'), '--env-file', envFile, '--parallel', '2', '--filter', 'Good morning', '--out', folder]);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toContain('matrix: 2 combinations, 4 runs');
     expect(run.stderr).toMatch(/\[4\/4\] combination-00\d r\d (PASS|FAIL)/);
@@ -155,7 +117,7 @@ describe('ab scenario matrix', () => {
   });
 
   it('dry-runs: lists combinations and the plan', async () => {
-    const run = await runScenarioCli(['scenario', 'matrix', path.join(scenarios, 'greeting.matrix.yaml'), '--dry-run']);
+    const run = await runCli(['scenario', 'matrix', path.join(scenarios, 'greeting.matrix.yaml'), '--dry-run']);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('MATRIX DRY RUN  Greeting matrix: 4 combinations x 2 runs = 8 runs');
     expect(run.stdout).toContain('combination-004  run[0].input="Good morning"; run[0].evaluations[0].value="Goodbye"');

@@ -31,6 +31,8 @@ export interface PreparedWorkspace {
   commitSha: string;
   /** What was fetched from: a local path (the task's, a mirror's, or the cache's). */
   source: string;
+  /** The git directory of `source`: host-owned, never mounted in a sandbox (see WorkTreeSnapshots). */
+  sourceGitDir: string;
   /** The URL after the mirror map, when a rule applied. */
   mirroredUrl?: string;
   isFromCache: boolean;
@@ -176,6 +178,7 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
     repoDir,
     commitSha,
     source,
+    sourceGitDir: await gitDirectoryOf(source),
     isFromCache,
     didFetch,
     cloneMs,

@@ -1,0 +1,139 @@
+import { lstat, mkdir, opendir, realpath, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { IsolatedGitError, runIsolatedGit, type IsolatedGitOptions } from './isolated-git.js';
+
+/** Files larger than this are left out of snapshots (and so of the agent's diff), and named. */
+export const SNAPSHOT_MAX_FILE_BYTES = 50 * 1024 * 1024;
+/** Entries walked at most in one snapshot; a work tree past it is refused. */
+const SNAPSHOT_MAX_ENTRIES = 1_000_000;
+
+export interface WorkTreeSnapshotsOptions {
+  /** The harness's own git directory for this attempt: created here, outside every sandbox mount. */
+  gitDir: string;
+  /** A host-owned git directory that holds the pinned commit (the repository cache or the task's repository). */
+  sourceGitDir: string;
+  commitSha: string;
+  /** The repository folder the sandbox writes (`<workspace>/repo`). */
+  workTree: string;
+  logFile?: string;
+  signal?: AbortSignal;
+}
+
+export interface WorkTreeSnapshot {
+  /** Tree object of the work tree's content. */
+  tree: string;
+  /** Paths left out because they were larger than SNAPSHOT_MAX_FILE_BYTES. */
+  skippedLargeFiles: string[];
+}
+
+export interface ChangedPath {
+  /** git's letter: A added, M modified, D deleted, T type changed. */
+  status: string;
+  path: string;
+}
+
+/**
+ * The states of a sandbox-written work tree, recorded by git on the host without trusting
+ * anything the sandbox wrote: the git directory is the harness's own (its objects reach the
+ * pinned commit through `alternates` on a host-owned repository), each snapshot starts from
+ * a fresh index of the pinned commit, and the work tree's `.git` is never read. Used for the
+ * post-setup check and for the agent's diff (post-setup state → final state).
+ */
+export class WorkTreeSnapshots {
+  private constructor(
+    private readonly options: WorkTreeSnapshotsOptions,
+    private readonly gitOptions: IsolatedGitOptions,
+  ) {}
+
+  static async create(options: WorkTreeSnapshotsOptions): Promise<WorkTreeSnapshots> {
+    const gitOptions: IsolatedGitOptions = {
+      gitDir: options.gitDir,
+      ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
+    await rm(options.gitDir, { recursive: true, force: true });
+    await mkdir(path.join(options.gitDir, 'objects', 'info'), { recursive: true, mode: 0o700 });
+    await mkdir(path.join(options.gitDir, 'refs'), { recursive: true });
+    await writeFile(path.join(options.gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(path.join(options.gitDir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tbare = false\n');
+    await writeFile(path.join(options.gitDir, 'objects', 'info', 'alternates'), `${path.resolve(options.sourceGitDir, 'objects')}\n`);
+    await runIsolatedGit(['cat-file', '-e', `${options.commitSha}^{commit}`], gitOptions);
+    return new WorkTreeSnapshots(options, gitOptions);
+  }
+
+  /** The work tree as it is now. Call it while no sandbox process can change the tree, where possible. */
+  async snapshot(): Promise<WorkTreeSnapshot> {
+    const workTree = await checkedWorkTree(this.options.workTree);
+    const skippedLargeFiles = await largeFiles(workTree);
+    const indexFile = path.join(this.options.gitDir, 'snapshot.index');
+    await rm(indexFile, { force: true });
+    const options: IsolatedGitOptions = { ...this.gitOptions, workTree, indexFile };
+    try {
+      await runIsolatedGit(['read-tree', this.options.commitSha], options);
+      const excluded = skippedLargeFiles.map((file) => `:(exclude,literal)${file}`);
+      // --ignore-errors: a FIFO or socket the sandbox left is not content; it is skipped, not fatal.
+      await runIsolatedGit(['add', '--all', '--ignore-errors', '--', '.', ...excluded], options).catch((error: unknown) => {
+        if (!(error instanceof IsolatedGitError) || !/unable to index|can only add regular files/.test(error.message)) throw error;
+      });
+      const tree = (await runIsolatedGit(['write-tree'], options)).toString('utf8').trim();
+      return { tree, skippedLargeFiles };
+    } finally {
+      await rm(indexFile, { force: true });
+    }
+  }
+
+  /** Paths that differ between two snapshots (or the pinned commit), limited to `pathspecs` when given. */
+  async changedPaths(from: string, to: string, pathspecs: readonly string[] = []): Promise<ChangedPath[]> {
+    const output = await runIsolatedGit(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to, '--', ...pathspecs], this.gitOptions);
+    const fields = output.toString('utf8').split('\0');
+    const changed: ChangedPath[] = [];
+    for (let index = 0; index + 1 < fields.length; index += 2) {
+      changed.push({ status: fields[index] as string, path: fields[index + 1] as string });
+    }
+    return changed;
+  }
+
+  /** A binary-safe patch from one snapshot to another, limited to `pathspecs` when given. */
+  async diff(from: string, to: string, pathspecs: readonly string[] = []): Promise<Buffer> {
+    return runIsolatedGit(['diff-tree', '-p', '--binary', '--full-index', '--no-renames', '--no-ext-diff', '--no-textconv', from, to, '--', ...pathspecs], this.gitOptions);
+  }
+
+  /** Deletes the harness's git directory (the objects of the snapshots). */
+  async remove(): Promise<void> {
+    await rm(this.options.gitDir, { recursive: true, force: true });
+  }
+}
+
+/** The work tree itself must be a real folder: a sandbox could have replaced it by a link to `/`. */
+async function checkedWorkTree(workTree: string): Promise<string> {
+  const resolved = path.resolve(workTree);
+  const info = await lstat(resolved);
+  if (info.isSymbolicLink() || !info.isDirectory()) {
+    throw new IsolatedGitError(`the work tree ${resolved} is no longer a folder (the sandbox replaced it); nothing in it is read`);
+  }
+  const parent = await realpath(path.dirname(resolved));
+  return path.join(parent, path.basename(resolved));
+}
+
+/** Regular files over the limit, found with lstat only (links are never followed), `.git` folders skipped. */
+async function largeFiles(workTree: string): Promise<string[]> {
+  const found: string[] = [];
+  const pending = [''];
+  let entries = 0;
+  while (pending.length > 0) {
+    const relative = pending.pop() as string;
+    const folder = await opendir(path.join(workTree, relative));
+    for await (const entry of folder) {
+      entries += 1;
+      if (entries > SNAPSHOT_MAX_ENTRIES) throw new IsolatedGitError(`the work tree has more than ${SNAPSHOT_MAX_ENTRIES} entries; it is not snapshotted`);
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git') pending.push(child);
+      } else if (entry.isFile()) {
+        const info = await lstat(path.join(workTree, child)).catch(() => undefined);
+        if (info !== undefined && info.size > SNAPSHOT_MAX_FILE_BYTES) found.push(child);
+      }
+    }
+  }
+  return found.sort();
+}

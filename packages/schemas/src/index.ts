@@ -27,6 +27,8 @@ export {
   TaskSetupSchema,
   TaskRunSchema,
   TaskValidationSchema,
+  TaskEvaluationSchema,
+  DEFAULT_PROTECTED_PATHS,
   TaskAgentSchema,
   ScriptedToolCallSchema,
   ScriptedToolCallListSchema,
@@ -37,6 +39,7 @@ export {
   type TaskSetup,
   type TaskRun,
   type TaskValidation,
+  type TaskEvaluation,
   type TaskAgent,
   type ScriptedToolCall,
 } from './task/task-schema.js';

@@ -49,7 +49,7 @@ describe('loadTask', () => {
     expect(error.issues.map(formatIssue)).toEqual([
       `${file}:1:20: task_spec_version: expected a supported task spec version: "1.0", found "2.0"`,
       `${file}:15:16: environment.timeout_sec: expected number, found "sixty"`,
-      `${file}:21:1: network: unknown field "network" (expected one of: task_spec_version, id, suite, repo, environment, setup, run, validation, agent, labels, harness_min_version)`,
+      `${file}:21:1: network: unknown field "network" (expected one of: task_spec_version, id, suite, repo, environment, setup, run, validation, evaluation, agent, labels, harness_min_version)`,
     ]);
     expect(error.issues[0]).toMatchObject({ expected: '"1.0"', received: '"2.0"', severity: 'error' });
     expect(error.message.split('\n')).toEqual([`${file} is not valid (3 errors):`, ...error.issues.map((issue) => `  ${formatIssue(issue)}`)]);

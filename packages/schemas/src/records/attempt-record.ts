@@ -21,6 +21,8 @@ export const TaskResultSchema = v.object({
   exit_code: IntegerSchema,
   failure_reason: v.nullable(FailureReasonSchema),
   stop_reason: v.nullish(StopReasonSchema),
+  /** Protected paths (the task's tests) the agent's diff changed; they never reach the final test run. */
+  tampered_paths: v.optional(v.array(v.string())),
 });
 export type TaskResult = v.InferOutput<typeof TaskResultSchema>;
 

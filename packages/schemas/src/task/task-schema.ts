@@ -64,6 +64,29 @@ export const TaskValidationSchema = v.strictObject({
 });
 export type TaskValidation = v.InferOutput<typeof TaskValidationSchema>;
 
+/** The test files of a Python task, when `evaluation.protected_paths` does not name them. */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = ['tests/**', '**/test_*.py', '**/*_test.py', '**/conftest.py', 'pytest.ini', 'tox.ini', 'setup.cfg'];
+
+/**
+ * How an agent attempt is judged: the final test runs in a fresh post-setup sandbox with the
+ * agent's diff applied, minus the protected paths (the tests).
+ */
+export const TaskEvaluationSchema = v.strictObject({
+  protected_paths: v.optional(
+    v.pipe(
+      v.array(NonEmptyStringSchema),
+      v.description(
+        'Globs (git pathspec glob syntax, relative to the repository) of the files that are the tests. Default for Python: tests/**, **/test_*.py, **/*_test.py, **/conftest.py, pytest.ini, tox.ini, setup.cfg. The files of validation.expected_failing_tests are always protected.',
+      ),
+    ),
+  ),
+  allow_test_changes: v.optional(
+    v.pipe(v.boolean(), v.description('When true, changes to protected paths are applied and do not fail the attempt (TESTS_TAMPERED).')),
+    false,
+  ),
+});
+export type TaskEvaluation = v.InferOutput<typeof TaskEvaluationSchema>;
+
 /** One step of the scripted agent: a tool call with its arguments. */
 export const ScriptedToolCallSchema = v.strictObject({
   tool: ToolNameSchema,
@@ -107,6 +130,7 @@ export const TaskSchema = v.pipe(
     setup: v.optional(TaskSetupSchema, { commands: [] }),
     run: TaskRunSchema,
     validation: v.optional(TaskValidationSchema),
+    evaluation: v.optional(TaskEvaluationSchema),
     agent: v.optional(TaskAgentSchema),
     labels: v.optional(v.array(NonEmptyStringSchema), []),
     harness_min_version: v.optional(

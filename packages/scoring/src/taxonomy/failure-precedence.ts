@@ -10,7 +10,8 @@ import { ScoringError } from '../errors/scoring-error.js';
  * pipeline stage wins (clone, checkout, setup, baseline, agent, tests), because a later
  * stage only ran on what the earlier one left behind. Within the agent stage, failures of
  * the provider and the tools (not the agent's fault) come before budget exhaustion, and
- * budget exhaustion before the plain "tests still fail" verdict. UNKNOWN is the catch-all.
+ * budget exhaustion before the plain "tests still fail" verdict. A diff that changed the task's
+ * tests (TESTS_TAMPERED) outranks what the agent's budgets and tests say. UNKNOWN is the catch-all.
  */
 export const FAILURE_REASON_PRECEDENCE = [
   'INTERRUPTED',
@@ -26,6 +27,7 @@ export const FAILURE_REASON_PRECEDENCE = [
   'BASELINE_FLAKY',
   'LLM_ERROR',
   'TOOL_ERROR',
+  'TESTS_TAMPERED',
   'TIMEOUT',
   'AGENT_GAVE_UP',
   'NO_TESTS_COLLECTED',

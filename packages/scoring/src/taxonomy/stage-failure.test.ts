@@ -132,8 +132,12 @@ describe('failureReasonForStage', () => {
       expect(failureReasonForStage({ stage: 'git_clone', error: new RangeError('bug') })).toBe('INTERNAL_ERROR');
     });
 
-    it('maps an out-of-memory kill in any stage to SANDBOX_ERROR', () => {
-      expect(failureReasonForStage({ stage: 'setup', exitCode: 137, killedBy: 'oom' })).toBe('SANDBOX_ERROR');
+    it('maps an out-of-memory kill to SANDBOX_ERROR, except in setup', () => {
+      expect(failureReasonForStage({ stage: 'final_test', exitCode: 137, killedBy: 'oom' })).toBe('SANDBOX_ERROR');
+    });
+
+    it('maps an out-of-memory setup command to SETUP_FAILED: the task setup failed within its limits', () => {
+      expect(failureReasonForStage({ stage: 'setup', exitCode: 137, killedBy: 'oom' })).toBe('SETUP_FAILED');
     });
   });
 

@@ -70,6 +70,9 @@ export function failureReasonForStage(outcome: StageOutcome): FailureReason | nu
   assertProcessOutcome({ exitCode: outcome.exitCode ?? null, timedOut: outcome.timedOut, killedBy: outcome.killedBy });
   if (outcome.isInterrupted === true || outcome.killedBy === 'abort') return 'INTERRUPTED';
   if (outcome.error !== undefined) return failureReasonForError(outcome.error);
+  // Setup that runs out of memory is the task's setup failing within its limits; retrying it
+  // (as infrastructure errors are) would only fail again.
+  if (outcome.stage === 'setup' && outcome.killedBy === 'oom') return 'SETUP_FAILED';
   if (outcome.killedBy === 'oom' || outcome.killedBy === 'signal') return 'SANDBOX_ERROR';
 
   switch (outcome.stage) {

@@ -65,12 +65,3 @@ export { formatObservation, formatToolResult, DEFAULT_OBSERVATION_FORMAT, type O
 export { parseToolCall, schemaProblems, type ParsedToolCall } from './llm/tool-arguments.js';
 export { systemPromptV1, promptVersion, type SystemPrompt } from './llm/system-prompt.js';
 export { toLlmToolDefinitions, type FunctionToolDefinitionLike } from './llm/tool-definitions.js';
-
-// One attempt, as `ab run-agent` runs it
-export {
-  runAgentAttempt,
-  type AttemptHarness,
-  type AgentAttemptStage,
-  type RunAgentAttemptOptions,
-  type RunAgentAttemptResult,
-} from './attempt/run-agent-attempt.js';

@@ -53,6 +53,12 @@ export { relativeToRun, suiteAttemptPaths, taskRunPaths, type AttemptPaths } fro
 export { createDockerSandbox, pooledDockerSandboxFactory, type SandboxFactory } from './attempt/sandbox-factory.js';
 export { validateBaseline, type ValidateBaselineOptions } from './baseline/validate-baseline.js';
 
+// Agent attempts and their verdict
+export { runAgentAttempt, type AgentAttemptStage, type RunAgentAttemptOptions, type RunAgentAttemptResult } from './agent-attempt/run-agent-attempt.js';
+export { FinalVerdict, type FinalVerdictOptions, type VerdictInput, type VerdictOutcome } from './verdict/final-verdict.js';
+export { excludingPathspecs, protectedPathspecs } from './verdict/protected-pathspecs.js';
+export { WorkTreeSnapshots, SNAPSHOT_MAX_FILE_BYTES, type ChangedPath, type WorkTreeSnapshot, type WorkTreeSnapshotsOptions } from './git/work-tree-snapshots.js';
+
 // Runs and artifacts
 export { runTask, type RunTaskOptions, type RunTaskResult } from './run/run-task.js';
 export { appendAttemptRecord, dropTornLine, readAttemptRecords, type AttemptsFileContent } from './run/attempts-file.js';

@@ -155,7 +155,7 @@ describe.skipIf(skipReason !== undefined)('baseline validation checks in real Do
     expect(messageOf('untracked_setup')).toContain('?? new-file.txt');
     expect(byTask.get('dirty_setup_allowed')?.status).toBe('valid');
     const logs = path.join(result.runDir, 'logs', 'dirty_setup');
-    expect(await readFile(path.join(logs, 'post_setup_status.txt'), 'utf8')).toBe(' M README.md\n');
+    expect(await readFile(path.join(logs, 'post_setup_status.txt'), 'utf8')).toBe('M README.md\n');
     expect(await readFile(path.join(logs, 'post_setup_diff.patch'), 'utf8')).toContain('+changed');
   });
 

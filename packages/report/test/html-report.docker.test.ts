@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAgentAttempt, type AttemptHarness } from '@agentbench/agent-loop';
+import { runAgentAttempt } from '@agentbench/harness';
 import { requestedModel, startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-server';
 import { listManagedContainers } from '@agentbench/sandbox';
 import { runScenario } from '@agentbench/scenario-runner';
@@ -38,16 +38,6 @@ function skipReason(): string | undefined {
 }
 const skip = skipReason();
 
-/** The repository step with plain git (the harness's own tests cover its mirrors and cache). */
-const gitHarness: AttemptHarness = {
-  async prepareWorkspace({ repoUrl, commit, workspaceDir }) {
-    const repoDir = path.join(workspaceDir, 'repo');
-    execFileSync('git', ['clone', '-q', repoUrl, repoDir]);
-    execFileSync('git', ['checkout', '-q', '--detach', commit], { cwd: repoDir });
-    return { repoDir, commitSha: commit };
-  },
-};
-
 describe.skipIf(skip !== undefined)('the HTML report of real runs, in headless Chromium', () => {
   let scratch: string;
   let artifacts: string;
@@ -63,7 +53,7 @@ describe.skipIf(skip !== undefined)('the HTML report of real runs, in headless C
     const patch = task.agentScript?.find((step) => step.tool === 'apply_patch')?.args['unified_diff'] as string;
 
     // 1. The scripted agent fixes the toy task.
-    const scripted = await runAgentAttempt({ task, harness: gitHarness, skipBaseline: true, variant: 'scripted', outDir: artifacts });
+    const scripted = await runAgentAttempt({ task, skipBaseline: true, variant: 'scripted', outDir: artifacts });
     runIds.push(scripted.record.run_id);
 
     // 2. An LLM agent (fake server) fixes it; 3. another one wanders off and runs out of steps.
@@ -90,9 +80,9 @@ describe.skipIf(skip !== undefined)('the HTML report of real runs, in headless C
         },
       });
       const environment = (model: string): NodeJS.ProcessEnv => ({ OPENAI_BASE_URL: server!.url, OPENAI_API_KEY: 'test-key', MODEL_NAME: model });
-      const fixed = await runAgentAttempt({ task, harness: gitHarness, skipBaseline: true, variant: 'llm', environment: environment('fake-model-a'), outDir: artifacts });
+      const fixed = await runAgentAttempt({ task, skipBaseline: true, variant: 'llm', environment: environment('fake-model-a'), outDir: artifacts });
       runIds.push(fixed.record.run_id);
-      const gaveUp = await runAgentAttempt({ task, harness: gitHarness, skipBaseline: true, variant: 'llm', maxSteps: 1, environment: environment('fake-model-b'), outDir: artifacts });
+      const gaveUp = await runAgentAttempt({ task, skipBaseline: true, variant: 'llm', maxSteps: 1, environment: environment('fake-model-b'), outDir: artifacts });
       runIds.push(gaveUp.record.run_id);
       expect([scripted.record.result.passed, fixed.record.result.passed, gaveUp.record.result.passed]).toEqual([true, true, false]);
       expect(fixed.record.metrics?.steps).toBe(2);

@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runAgentAttempt, type AttemptHarness } from '@agentbench/agent-loop';
-import { normalizeSetupCommand, parseMirrorList, prepareWorkspace, validateBaseline, type MirrorRule } from '@agentbench/harness';
+import { parseMirrorList, runAgentAttempt, validateBaseline, type MirrorRule } from '@agentbench/harness';
 import { listManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,11 +102,7 @@ describe.skipIf(skip !== undefined)('an imported SWE-bench task in real Docker',
 
   it('passes with the oracle agent, which applies the gold patch', async () => {
     const loaded = await loadTask(path.join(scratch, 'tasks', 'swe-mini', 'acme__calc-1', 'task.yaml'));
-    const harness: AttemptHarness = {
-      prepareWorkspace: (options) => prepareWorkspace({ ...options, mirrors }),
-      normalizeSetupCommand: (command, options) => normalizeSetupCommand(command, options),
-    };
-    const { record, runDir } = await runAgentAttempt({ task: loaded, harness, agent: await createOracleAgent({ task: loaded }), variant: 'oracle', skipBaseline: true, outDir: path.join(scratch, 'artifacts') });
+    const { record, runDir } = await runAgentAttempt({ task: loaded, mirrors, agent: await createOracleAgent({ task: loaded }), variant: 'oracle', skipBaseline: true, outDir: path.join(scratch, 'artifacts') });
     runIds.push(record.run_id);
     expect(record.result).toMatchObject({ passed: true, failure_reason: null, stop_reason: 'SUCCESS' });
     expect(record.variant).toBe('oracle');

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { createLlmClient, resolveLlmConfig, runAgentAttempt, type AttemptHarness } from '@agentbench/agent-loop';
-import { DEFAULT_SKIP_LABELS, interruptOnSignals, loadMirrorMap, normalizeSetupCommand, prepareWorkspace, RepoCache, timestampForPath } from '@agentbench/harness';
+import { createLlmClient, resolveLlmConfig } from '@agentbench/agent-loop';
+import { DEFAULT_SKIP_LABELS, interruptOnSignals, loadMirrorMap, RepoCache, runAgentAttempt, timestampForPath } from '@agentbench/harness';
 import { formatBenchTable, parseModelList, runModelBenchmark, type BenchProgressEvent, type ProbeOutcome } from '@agentbench/report';
 import { formatIssue, loadSuite, loadTask, type LoadedTask } from '@agentbench/schemas';
 import { UsageError } from '../main.js';
@@ -87,10 +87,6 @@ export const benchModelsCommand: CommandModule<object, BenchModelsArguments> = {
     const outDir = argv.out ?? path.join('artifacts', 'bench', timestampForPath());
     const mirrors = await loadMirrorMap();
     const cache = new RepoCache();
-    const harness: AttemptHarness = {
-      prepareWorkspace: (options) => prepareWorkspace({ ...options, mirrors, cache }),
-      normalizeSetupCommand: (command, options) => normalizeSetupCommand(command, options),
-    };
     const controller = new AbortController();
     const removeHandlers = interruptOnSignals(controller);
     const maxSteps = argv['max-steps'];
@@ -111,7 +107,8 @@ export const benchModelsCommand: CommandModule<object, BenchModelsArguments> = {
         runAttempt: async ({ task, model, outDir: modelDir, signal }) => {
           await runAgentAttempt({
             task,
-            harness,
+            mirrors,
+            cache,
             variant: argv.variant,
             model,
             outDir: modelDir,

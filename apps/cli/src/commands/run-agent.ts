@@ -1,15 +1,13 @@
 import type { CommandModule } from 'yargs';
-import { runAgentAttempt, type Agent, type AttemptHarness } from '@agentbench/agent-loop';
+import type { Agent } from '@agentbench/agent-loop';
 import { createOracleAgent } from '@agentbench/swebench';
 import {
   EXIT_CODE_INTERRUPTED,
   formatDuration,
   interruptOnSignals,
   loadMirrorMap,
-  normalizeSetupCommand,
-  prepareWorkspace,
   RepoCache,
-  validateBaseline,
+  runAgentAttempt,
 } from '@agentbench/harness';
 import { formatIssue, loadTask, type AgentEvent } from '@agentbench/schemas';
 
@@ -43,17 +41,6 @@ function describeEvent(event: AgentEvent): string | undefined {
     default:
       return undefined;
   }
-}
-
-/** The harness's steps, handed to the attempt: mirrors and the repository cache apply as for `ab run-task`. */
-async function harnessSteps(): Promise<AttemptHarness> {
-  const mirrors = await loadMirrorMap();
-  const cache = new RepoCache();
-  return {
-    prepareWorkspace: (options) => prepareWorkspace({ ...options, mirrors, cache }),
-    validateBaseline: (task, options) => validateBaseline(task, { ...options, mirrors, cache }),
-    normalizeSetupCommand: (command, options) => normalizeSetupCommand(command, options),
-  };
 }
 
 export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
@@ -91,7 +78,8 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
     try {
       result = await runAgentAttempt({
         task: loaded,
-        harness: await harnessSteps(),
+        mirrors: await loadMirrorMap(),
+        cache: new RepoCache(),
         outDir: argv.out,
         skipBaseline: argv['skip-baseline'],
         signal: controller.signal,

@@ -23,3 +23,11 @@ export function taskRunPaths(runDir: string): AttemptPaths {
 export function relativeToRun(runDir: string, target: string): string {
   return path.relative(runDir, target).split(path.sep).join('/');
 }
+
+/**
+ * The harness's own git directory for an attempt's snapshots (see WorkTreeSnapshots): beside the
+ * workspace, never inside it, so no sandbox mount reaches it.
+ */
+export function snapshotGitDirectory(workspaceDir: string): string {
+  return path.join(path.dirname(workspaceDir), `.${path.basename(workspaceDir)}.snapshots.git`);
+}

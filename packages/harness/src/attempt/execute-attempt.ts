@@ -8,11 +8,11 @@ import { RepositoryError } from '../errors/repository-error.js';
 import type { MirrorRule } from '../git/mirror-map.js';
 import { prepareWorkspace, type PreparedWorkspace } from '../git/prepare-workspace.js';
 import type { RepoCache } from '../git/repo-cache.js';
-import { runGit } from '../git/run-git.js';
+import { WorkTreeSnapshots, type ChangedPath } from '../git/work-tree-snapshots.js';
 import { normalizeSetupCommand } from '../setup/normalize-setup-command.js';
 import { checkBaselineExpectations, type BaselineMismatch } from '../validation/check-baseline-expectations.js';
 import { parsePytestFailures } from '../validation/parse-pytest-failures.js';
-import { relativeToRun, type AttemptPaths } from './attempt-paths.js';
+import { relativeToRun, snapshotGitDirectory, type AttemptPaths } from './attempt-paths.js';
 import { createDockerSandbox, type SandboxFactory } from './sandbox-factory.js';
 
 /** `baseline`: the tests must fail (validate_baseline). `task`: run the tests and report them (run_task). */
@@ -290,7 +290,7 @@ class AttemptExecution {
     }
 
     this.enterStage('post_setup_check');
-    await this.checkWorkTree(prepared.repoDir);
+    await this.checkWorkTree(prepared);
     if (commands.length > 0) await this.timed(() => (this.sandbox as Sandbox).setNetwork(false));
     this.throwIfAborted();
 
@@ -382,19 +382,31 @@ class AttemptExecution {
     return 'the tests passed (exit 0)';
   }
 
-  /** `git status` must be empty after setup unless `enforce_clean_setup: false`; status and diff are kept either way. */
-  private async checkWorkTree(repoDir: string): Promise<void> {
+  /**
+   * `git status` must be empty after setup unless `enforce_clean_setup: false`; status and diff
+   * are kept either way. Read by host git with the harness's own git directory (the work tree
+   * and its `.git` are sandbox-written: nothing in them is run or read as configuration).
+   */
+  private async checkWorkTree(prepared: PreparedWorkspace): Promise<void> {
     const started = performance.now();
-    const gitOptions = { cwd: repoDir, ...(this.options.signal === undefined ? {} : { signal: this.options.signal }) };
-    // --branch: a header line is always printed (simple-git waits 50 ms after a silent command).
-    const statusOutput = await runGit(['status', '--porcelain', '--branch', '--untracked-files=all'], gitOptions);
-    const status = statusOutput
-      .split('\n')
-      .filter((line) => line !== '' && !line.startsWith('## '))
-      .map((line) => `${line}\n`)
-      .join('');
-    const isDirty = status !== '';
-    const diff = isDirty ? `${await runGit(['diff', '--stat', 'HEAD'], gitOptions)}\n${await runGit(['diff', 'HEAD'], gitOptions)}` : '';
+    const snapshots = await WorkTreeSnapshots.create({
+      gitDir: snapshotGitDirectory(this.paths.workspaceDir),
+      sourceGitDir: prepared.sourceGitDir,
+      commitSha: prepared.commitSha,
+      workTree: prepared.repoDir,
+      logFile: path.join(this.paths.logDir, 'git.log'),
+      ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
+    });
+    let changed: ChangedPath[];
+    let diff: string;
+    try {
+      const afterSetup = await snapshots.snapshot();
+      changed = await snapshots.changedPaths(prepared.commitSha, afterSetup.tree);
+      diff = changed.length === 0 ? '' : (await snapshots.diff(prepared.commitSha, afterSetup.tree)).toString('utf8');
+    } finally {
+      await snapshots.remove();
+    }
+    const status = changed.map((entry) => `${entry.status} ${entry.path}\n`).join('');
     this.gitMs += performance.now() - started;
     const statusFile = path.join(this.paths.logDir, 'post_setup_status.txt');
     const diffFile = path.join(this.paths.logDir, 'post_setup_diff.patch');
@@ -404,9 +416,8 @@ class AttemptExecution {
     this.artifact('post_setup_diff', diffFile);
     this.stages.push({ stage: 'post_setup_check', durationMs: performance.now() - started, log: relativeToRun(this.paths.runDir, statusFile) });
     const isEnforced = this.task.validation?.enforce_clean_setup ?? true;
-    if (isDirty && isEnforced && this.mode === 'baseline') {
-      const changed = status.trim().split('\n');
-      const shown = changed.slice(0, 5).map((line) => line.trim()).join(', ');
+    if (changed.length > 0 && isEnforced && this.mode === 'baseline') {
+      const shown = changed.slice(0, 5).map((entry) => `${entry.status} ${entry.path}`).join(', ');
       throw new AttemptStop(
         'SETUP_DIRTY_WORKTREE',
         `setup changed the work tree (${changed.length} path${changed.length === 1 ? '' : 's'}: ${shown}${changed.length > 5 ? ', ...' : ''}); set validation.enforce_clean_setup: false to allow it`,

@@ -53,6 +53,8 @@ export const AttemptMetricsSchema = v.object({
   output_tokens: v.nullish(NonNegativeIntegerSchema),
   cost_usd: v.nullish(v.pipe(v.number(), v.minValue(0))),
   sandbox_time_ms: v.nullish(v.pipe(v.number(), v.minValue(0))),
+  /** The final test stage of an agent attempt: the diff, then the tests in the fresh sandbox (including any wait for its setup). */
+  final_test_ms: v.nullish(v.pipe(v.number(), v.minValue(0))),
 });
 export type AttemptMetrics = v.InferOutput<typeof AttemptMetricsSchema>;
 

@@ -9,25 +9,12 @@ import { listManagedContainers } from '@agentbench/sandbox';
 import { loadTask, type LoadedTask } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-import { runAgentAttempt, type AttemptHarness } from '../src/index.js';
+import { runAgentAttempt } from '../src/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const IMAGE = 'agentbench/py-runner:0.1.0';
 
 const skipReason = dockerSkipReason('agent-attempt.docker.test.ts', IMAGE);
-
-/**
- * The harness's repository step done with plain git (this package sits below @agentbench/harness
- * and cannot import it; `ab run-agent`'s own Docker test runs the real harness, baseline included).
- */
-const gitHarness: AttemptHarness = {
-  async prepareWorkspace({ repoUrl, commit, workspaceDir }) {
-    const repoDir = path.join(workspaceDir, 'repo');
-    execFileSync('git', ['clone', '-q', repoUrl, repoDir]);
-    execFileSync('git', ['checkout', '-q', '--detach', commit], { cwd: repoDir });
-    return { repoDir, commitSha: commit };
-  },
-};
 
 describe.skipIf(skipReason !== undefined)('agent attempts on toy_fail_pytest in real Docker', () => {
   let scratch: string;
@@ -47,7 +34,7 @@ describe.skipIf(skipReason !== undefined)('agent attempts on toy_fail_pytest in 
   });
 
   it('the scripted agent fixes the toy task: the AttemptRecord passes and the patch artifact is kept', async () => {
-    const { runDir, record } = await runAgentAttempt({ task: toyTask, harness: gitHarness, skipBaseline: true, variant: 'scripted', outDir: path.join(scratch, 'scripted') });
+    const { runDir, record } = await runAgentAttempt({ task: toyTask, skipBaseline: true, variant: 'scripted', outDir: path.join(scratch, 'scripted') });
     runIds.push(record.run_id);
     expect(record.result).toMatchObject({ passed: true, exit_code: 0, failure_reason: null, stop_reason: 'SUCCESS' });
     expect(record.metrics).toMatchObject({ steps: 4 });
@@ -71,7 +58,6 @@ describe.skipIf(skipReason !== undefined)('agent attempts on toy_fail_pytest in 
       });
       const { runDir, record } = await runAgentAttempt({
         task: toyTask,
-        harness: gitHarness,
         skipBaseline: true,
         variant: 'llm',
         environment: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', MODEL_NAME: 'fake-model' },

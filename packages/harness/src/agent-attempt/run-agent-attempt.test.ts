@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalSandbox } from '@agentbench/sandbox';
-import { AgentLoopError } from '../errors/agent-loop-error.js';
+import { AgentLoopError } from '@agentbench/agent-loop';
 import { AttemptRecordSchema, RunRecordSchema } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLoopFixture, FIXING_PATCH, readEvents, type LoopFixture } from '../../test/fixtures.js';
-import { runAgentAttempt, type AttemptHarness, type RunAgentAttemptOptions } from './run-agent-attempt.js';
+import { createLoopFixture, FIXING_PATCH, readEvents, type LoopFixture } from '../../../agent-loop/test/fixtures.js';
+import { runAgentAttempt, type RunAgentAttemptOptions } from './run-agent-attempt.js';
 
 let fixture: LoopFixture | undefined;
 
@@ -17,33 +17,9 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-/** The harness's part, done the simple way: a git clone at the pinned commit and a scripted baseline verdict. */
-function testHarness(baseline: { isSuccess: boolean; failureReason?: 'BASELINE_NOT_FAILING' } = { isSuccess: true }): AttemptHarness & { baselineCalls: number } {
-  const harness = {
-    baselineCalls: 0,
-    async prepareWorkspace(options: { repoUrl: string; commit: string; workspaceDir: string }) {
-      const repoDir = path.join(options.workspaceDir, 'repo');
-      execFileSync('git', ['clone', '-q', options.repoUrl, repoDir]);
-      execFileSync('git', ['checkout', '-q', '--detach', options.commit], { cwd: repoDir });
-      return { repoDir, commitSha: options.commit };
-    },
-    async validateBaseline() {
-      harness.baselineCalls += 1;
-      return {
-        isSuccess: baseline.isSuccess,
-        failureReason: baseline.failureReason ?? null,
-        message: baseline.isSuccess ? 'the tests fail as expected' : 'the tests passed before any change (exit 0)',
-        record: { baseline_validation: { attempted: true, failed_as_expected: baseline.isSuccess, exit_code: baseline.isSuccess ? 1 : 0, failure_reason: baseline.failureReason ?? null } },
-      };
-    },
-  };
-  return harness;
-}
-
 async function attempt(loopFixture: LoopFixture, options: Partial<RunAgentAttemptOptions> = {}) {
   return runAgentAttempt({
     task: loopFixture.task,
-    harness: testHarness(),
     outDir: path.join(loopFixture.root, 'out'),
     createSandbox: (spec) => LocalSandbox.create(spec, { isWarningSilenced: true }),
     ...options,
@@ -65,11 +41,10 @@ describe('runAgentAttempt (local sandbox)', () => {
         { tool: 'apply_patch', args: { unified_diff: FIXING_PATCH } },
       ],
     });
-    const harness = testHarness();
-    const { runDir, record, loop, message } = await attempt(fixture, { harness });
+    const { runDir, record, loop, message } = await attempt(fixture);
     expect(path.dirname(runDir)).toBe(path.join(fixture.root, 'out', 'agent_runs', 'shell_fixture'));
     expect(path.basename(runDir)).toBe(record.run_id);
-    expect(harness.baselineCalls).toBe(1);
+    expect(existsSync(path.join(runDir, 'baseline', 'logs', 'run.log'))).toBe(true);
     expect(record).toMatchObject({
       schema_version: '0.1.0',
       task_id: 'shell_fixture',
@@ -81,7 +56,7 @@ describe('runAgentAttempt (local sandbox)', () => {
       limits: { timeout_sec: 30, max_steps: 30, max_time_sec: 1800 },
       metrics: { steps: 2, tool_calls: 2, input_tokens: null, output_tokens: null, cost_usd: null },
     });
-    expect(message).toMatch(/^the tests pass; the agent loop stopped with SUCCESS/);
+    expect(message).toMatch(/^the tests pass in a fresh sandbox with the agent’s diff; the agent loop stopped with SUCCESS/);
     expect(loop?.patches).toHaveLength(1);
     expect(record.artifact_paths).toMatchObject({ events: 'events.jsonl', workspace: 'workspace', logs: 'logs', diffs: 'diffs', patch_files: 'diffs/step_0002.patch', attempt: 'attempt.json' });
     expect(existsSync(path.join(runDir, 'diffs', 'step_0002.patch'))).toBe(true);
@@ -98,8 +73,8 @@ describe('runAgentAttempt (local sandbox)', () => {
   });
 
   it('records a baseline that does not fail and never runs the agent', async () => {
-    fixture = await createLoopFixture({ script: [{ tool: 'list_files', args: {} }] });
-    const { runDir, record, loop } = await attempt(fixture, { harness: testHarness({ isSuccess: false, failureReason: 'BASELINE_NOT_FAILING' }) });
+    fixture = await createLoopFixture({ status: 'fixed', script: [{ tool: 'list_files', args: {} }] });
+    const { runDir, record, loop } = await attempt(fixture);
     expect(loop).toBeUndefined();
     expect(record.result).toMatchObject({ passed: false, failure_reason: 'BASELINE_NOT_FAILING', stop_reason: null, exit_code: 0 });
     expect(existsSync(path.join(runDir, 'events.jsonl'))).toBe(false);
@@ -107,26 +82,15 @@ describe('runAgentAttempt (local sandbox)', () => {
 
   it('skips the baseline when asked, and records a clone failure with its reason', async () => {
     fixture = await createLoopFixture({ script: [{ tool: 'list_files', args: {} }] });
-    const harness = testHarness();
-    harness.prepareWorkspace = async () => {
-      throw Object.assign(new Error('cannot clone ./repo: repository not found'), { failureReason: 'GIT_CLONE_FAILED' });
-    };
-    const { record } = await attempt(fixture, { harness, skipBaseline: true });
-    expect(harness.baselineCalls).toBe(0);
+    const { runDir, record } = await attempt(fixture, { task: { ...fixture.task, repoUrl: path.join(fixture.root, 'no-such-repository') }, skipBaseline: true });
+    expect(existsSync(path.join(runDir, 'baseline'))).toBe(false);
     expect(record.baseline_validation).toEqual({ attempted: false, failed_as_expected: false, exit_code: null, failure_reason: null });
     expect(record.result).toMatchObject({ passed: false, failure_reason: 'GIT_CLONE_FAILED' });
   });
 
-  it('runs setup with the harness normalisation and records a failing setup command', async () => {
+  it('runs setup and records a failing setup command', async () => {
     fixture = await createLoopFixture({ setup: ['echo written > setup.txt', 'exit 7'], script: [{ tool: 'list_files', args: {} }] });
-    const normalized: string[] = [];
-    const harness = testHarness();
-    harness.normalizeSetupCommand = (command) => {
-      normalized.push(command);
-      return command;
-    };
-    const { runDir, record } = await attempt(fixture, { harness, skipBaseline: true });
-    expect(normalized).toEqual(['echo written > setup.txt', 'exit 7']);
+    const { runDir, record } = await attempt(fixture, { skipBaseline: true });
     expect(record.result).toMatchObject({ passed: false, failure_reason: 'SETUP_FAILED', exit_code: 7 });
     expect(existsSync(path.join(runDir, 'workspace', 'repo', 'setup.txt'))).toBe(true);
   });
@@ -145,5 +109,49 @@ describe('runAgentAttempt (local sandbox)', () => {
     expect(AgentLoopError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/OPENROUTER_API_KEY: not set/);
     expect(existsSync(outDir) ? await readdir(outDir) : []).toEqual([]);
+  });
+
+  describe('the verdict comes from the agent’s diff alone', () => {
+    const protectCheck = (loopFixture: LoopFixture, allowTestChanges = false): RunAgentAttemptOptions['task'] => ({
+      ...loopFixture.task,
+      task: { ...loopFixture.task.task, evaluation: { protected_paths: ['check.sh'], allow_test_changes: allowTestChanges } },
+    });
+
+    it('fails a rewritten test as TESTS_TAMPERED: the rewrite never reaches the fresh sandbox', async () => {
+      fixture = await createLoopFixture({ script: [{ tool: 'run', args: { command: "printf 'echo 1 passed\\n' > check.sh && sh check.sh" } }] });
+      const { runDir, record, message } = await attempt(fixture, { task: protectCheck(fixture), skipBaseline: true });
+      expect(record.result).toMatchObject({ passed: false, failure_reason: 'TESTS_TAMPERED', tampered_paths: ['check.sh'], exit_code: 1 });
+      expect(message).toMatch(/changed protected test files \(check.sh\); without them the tests still fail/);
+      expect(await readFile(path.join(runDir, record.artifact_paths['tampered_patch'] as string), 'utf8')).toContain('+echo 1 passed');
+      expect(await readFile(path.join(runDir, record.artifact_paths['agent_patch'] as string), 'utf8')).toBe('');
+      // The agent's own tree keeps what it did; only the verdict ignores it.
+      expect(await readFile(path.join(runDir, 'workspace', 'repo', 'check.sh'), 'utf8')).toBe('echo 1 passed\n');
+    });
+
+    it('fails a real fix that also touched the tests, and passes it when the task allows test changes', async () => {
+      const script = [
+        { tool: 'run', args: { command: 'echo "# reviewed" >> check.sh' } },
+        { tool: 'apply_patch', args: { unified_diff: FIXING_PATCH } },
+      ];
+      fixture = await createLoopFixture({ script });
+      const strict = await attempt(fixture, { task: protectCheck(fixture), skipBaseline: true });
+      expect(strict.record.result).toMatchObject({ passed: false, failure_reason: 'TESTS_TAMPERED', exit_code: 0 });
+      const allowed = await attempt(fixture, { task: protectCheck(fixture, true), skipBaseline: true });
+      expect(allowed.record.result).toMatchObject({ passed: true, failure_reason: null, tampered_paths: ['check.sh'] });
+      expect(await readFile(path.join(allowed.runDir, allowed.record.artifact_paths['agent_patch'] as string), 'utf8')).toContain('+# reviewed');
+    });
+
+    it('applies only the repository diff: what the agent left outside the repository does not count', async () => {
+      fixture = await createLoopFixture({
+        setup: ['mkdir -p ../site && echo broken > ../site/state'],
+        script: [{ tool: 'run', args: { command: 'echo fixed > ../site/state && cp ../site/state status.txt && git diff --stat' } }],
+      });
+      const { runDir, record } = await attempt(fixture, { skipBaseline: true });
+      // The copy into the repository is part of the diff; the file outside is not.
+      expect(record.result).toMatchObject({ passed: true });
+      const applied = await readFile(path.join(runDir, record.artifact_paths['agent_patch'] as string), 'utf8');
+      expect(applied).toContain('status.txt');
+      expect(applied).not.toContain('site/state');
+    });
   });
 });

@@ -1,6 +1,17 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DockerSandbox, type ExecResult, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
+import {
+  EventLogger,
+  loadAgent,
+  resolveLoopLimits,
+  runAgentLoop,
+  toLlmToolDefinitions,
+  type Agent,
+  type AgentLoopLimits,
+  type AgentLoopResult,
+  type EventListener,
+} from '@agentbench/agent-loop';
+import type { ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
 import {
   ATTEMPT_RECORD_SCHEMA_VERSION,
   HARNESS_VERSION,
@@ -17,37 +28,23 @@ import {
 import { failureReasonForError, failureReasonForStage, pickFailureReason } from '@agentbench/scoring';
 import { createToolSet } from '@agentbench/tools';
 import { ulid } from 'ulid';
-import type { Agent } from '../agent/agent.js';
-import { loadAgent } from '../agent/load-agent.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
-import { toLlmToolDefinitions } from '../llm/tool-definitions.js';
-import { EventLogger, type EventListener } from '../logging/event-logger.js';
-import { runAgentLoop, type AgentLoopResult } from '../loop/agent-loop.js';
-import { resolveLoopLimits, type AgentLoopLimits } from '../loop/loop-limits.js';
-
-/**
- * The repository and baseline steps of an attempt, done by `@agentbench/harness`. They are passed
- * in rather than imported because the harness sits above this package (it runs suites of agent
- * attempts); `ab run-agent` hands over the harness's own `prepareWorkspace`, `validateBaseline`
- * and `normalizeSetupCommand`, so cloning, pinning, baselines and pip normalisation are done once,
- * there.
- */
-export interface AttemptHarness {
-  /** Clones the task's repository into `<workspaceDir>/repo` at the pinned commit. */
-  prepareWorkspace(options: { repoUrl: string; commit: string; workspaceDir: string; signal?: AbortSignal; logFile?: string }): Promise<{ repoDir: string; commitSha: string }>;
-  /** Baseline validation in its own workspace and sandbox; the tests must fail as the task says. */
-  validateBaseline?(
-    task: LoadedTask,
-    options: { runDir: string; runId: string; paths: { logDir: string; workspaceDir: string }; signal?: AbortSignal },
-  ): Promise<{ isSuccess: boolean; failureReason: FailureReason | null; message: string; record: { baseline_validation: BaselineValidationResult } }>;
-  /** Rewrites a setup command as the harness runs it (pip installs into `<workdir>/site-packages`). */
-  normalizeSetupCommand?(command: string, options: { targetDir: string; runCommand: string }): string;
-}
+import { snapshotGitDirectory } from '../attempt/attempt-paths.js';
+import { createDockerSandbox, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { validateBaseline } from '../baseline/validate-baseline.js';
+import type { MirrorRule } from '../git/mirror-map.js';
+import { prepareWorkspace } from '../git/prepare-workspace.js';
+import type { RepoCache } from '../git/repo-cache.js';
+import { WorkTreeSnapshots } from '../git/work-tree-snapshots.js';
+import { runSetupCommands } from '../setup/run-setup-commands.js';
+import { FinalVerdict, type VerdictOutcome } from '../verdict/final-verdict.js';
 
 export interface RunAgentAttemptOptions {
   /** task.yaml path, or a task loaded already. */
   task: string | LoadedTask;
-  harness: AttemptHarness;
+  /** URL rewrites for the task's repository (see `loadMirrorMap`). */
+  mirrors?: readonly MirrorRule[];
+  /** Cache of remote repositories. Default: a RepoCache in its default folder. */
+  cache?: RepoCache;
   /** `scripted`, `llm` (`llm_v0`), a .js/.mjs path or a package name. Default: the task's `agent.entrypoint`, else `scripted`. */
   variant?: string;
   /** An agent built by the caller, instead of loading `variant`. */
@@ -70,7 +67,7 @@ export interface RunAgentAttemptOptions {
   baseDir?: string;
   environment?: NodeJS.ProcessEnv;
   /** Default: a hardened Docker container. */
-  createSandbox?: (spec: SandboxSpec) => Promise<Sandbox>;
+  createSandbox?: SandboxFactory;
   signal?: AbortSignal;
   onEvent?: EventListener;
   onStage?: (stage: AgentAttemptStage) => void;
@@ -101,12 +98,13 @@ function relative(runDir: string, target: string): string {
 }
 
 /**
- * One agent attempt, as `ab run-agent` runs it: (baseline via the harness) → clone and pin the
- * repository (harness) → a sandbox with network for setup, cut before the agent → the agent loop →
- * the final test run → the AttemptRecord, written to `attempt.json` and appended to
- * `attempts.jsonl`. Artifacts under `<outDir>/agent_runs/<task_id>/<ulid>/`: `run.json`,
- * `events.jsonl`, `llm_messages.jsonl`, `diffs/step_NNNN.patch`, `logs/`, `workspace/` (the final
- * tree). The agent is built before anything runs, so configuration mistakes (a missing API key,
+ * One agent attempt, as `ab run-agent` runs it: baseline validation → clone and pin the
+ * repository → a sandbox with network for setup, cut before the agent → the agent loop → the final
+ * verdict (the agent's diff, without the task's tests, applied in a fresh post-setup sandbox; see
+ * FinalVerdict) → the AttemptRecord, written to `attempt.json` and appended to `attempts.jsonl`.
+ * Artifacts under `<outDir>/agent_runs/<task_id>/<ulid>/`: `run.json`, `events.jsonl`,
+ * `llm_messages.jsonl`, `diffs/step_NNNN.patch`, `logs/`, `verdict/` (the applied and the dropped
+ * diff, the final test's logs), `workspace/` (the agent's final tree). The agent is built before anything runs, so configuration mistakes (a missing API key,
  * a bad `--variant`) are thrown; every later failure becomes a recorded FailureReason.
  */
 export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<RunAgentAttemptResult> {
@@ -160,6 +158,12 @@ class AgentAttempt {
   private loopResult: AgentLoopResult | undefined;
   private finalExitCode: number | undefined;
   private finalPassed = false;
+  private snapshots: WorkTreeSnapshots | undefined;
+  private verdict: FinalVerdict | undefined;
+  private finalVerdict: VerdictOutcome | undefined;
+  private verdictMs: number | undefined;
+  /** Things the record's reader should know (left-out files). */
+  private readonly notes: string[] = [];
 
   constructor(input: { options: RunAgentAttemptOptions; loaded: LoadedTask; agent: Agent; variant: string; limits: AgentLoopLimits; runId: string; runDir: string }) {
     this.options = input.options;
@@ -172,6 +176,10 @@ class AgentAttempt {
     this.runDir = input.runDir;
     this.logDir = path.join(input.runDir, 'logs');
     this.workspaceDir = path.join(input.runDir, 'workspace');
+  }
+
+  private get createSandbox(): SandboxFactory {
+    return this.options.createSandbox ?? createDockerSandbox;
   }
 
   async run(): Promise<RunAgentAttemptResult> {
@@ -213,6 +221,8 @@ class AgentAttempt {
       }
     } finally {
       await this.disposeSandbox();
+      await this.verdict?.dispose();
+      await this.snapshots?.remove();
     }
     const endedAt = new Date();
     const record = this.buildRecord(startedAt, endedAt, failureReason);
@@ -226,7 +236,7 @@ class AgentAttempt {
       finished_at: endedAt.toISOString(),
       status: failureReason === 'INTERRUPTED' ? 'interrupted' : 'completed',
       counts: { total: 1, passed: record.result.passed ? 1 : 0, failed: !record.result.passed && !isErrored ? 1 : 0, errored: isErrored ? 1 : 0, skipped: 0 },
-      details: { message, stop_reason: this.loopResult?.stopReason ?? null, failure_reason: failureReason },
+      details: { message, stop_reason: this.loopResult?.stopReason ?? null, failure_reason: failureReason, ...(this.notes.length === 0 ? {} : { notes: this.notes }) },
     });
     const result: RunAgentAttemptResult = { runDir: this.runDir, record, message };
     if (this.loopResult !== undefined) result.loop = this.loopResult;
@@ -234,20 +244,23 @@ class AgentAttempt {
   }
 
   private async stages(): Promise<string> {
-    const { harness, signal } = this.options;
+    const { signal } = this.options;
     const environment = this.task.environment;
+    const repositoryOptions = {
+      ...(this.options.mirrors === undefined ? {} : { mirrors: this.options.mirrors }),
+      ...(this.options.cache === undefined ? {} : { cache: this.options.cache }),
+      ...(signal === undefined ? {} : { signal }),
+    };
 
     if (this.options.skipBaseline !== true) {
-      if (harness.validateBaseline === undefined) {
-        throw new ConfigurationError('harness.validateBaseline', 'needed unless skipBaseline is set');
-      }
       this.options.onStage?.('baseline');
       const baselineDir = path.join(this.runDir, 'baseline');
-      const outcome = await harness.validateBaseline(this.loaded, {
+      const outcome = await validateBaseline(this.loaded, {
         runDir: this.runDir,
         runId: this.runId,
         paths: { logDir: path.join(baselineDir, 'logs'), workspaceDir: path.join(baselineDir, 'workspace') },
-        ...(signal === undefined ? {} : { signal }),
+        createSandbox: this.createSandbox,
+        ...repositoryOptions,
       });
       this.baseline = outcome.record.baseline_validation;
       // The baseline's clone has served its purpose; its logs stay.
@@ -262,13 +275,7 @@ class AgentAttempt {
     this.options.onStage?.('git_clone');
     await mkdir(this.workspaceDir, { recursive: true });
     const gitLog = path.join(this.logDir, 'git.log');
-    const prepared = await harness.prepareWorkspace({
-      repoUrl: this.loaded.repoUrl,
-      commit: this.task.repo.commit,
-      workspaceDir: this.workspaceDir,
-      logFile: gitLog,
-      ...(signal === undefined ? {} : { signal }),
-    });
+    const prepared = await prepareWorkspace({ repoUrl: this.loaded.repoUrl, commit: this.task.repo.commit, workspaceDir: this.workspaceDir, logFile: gitLog, ...repositoryOptions });
     this.artifact('workspace', this.workspaceDir);
     this.artifact('git_log', gitLog);
     const repoPath = path.relative(this.workspaceDir, prepared.repoDir).split(path.sep).join('/') || '.';
@@ -285,20 +292,39 @@ class AgentAttempt {
       defaultTimeoutSec: environment.timeout_sec,
       logDir: this.logDir,
     };
-    const createSandbox = this.options.createSandbox ?? ((sandboxSpec: SandboxSpec) => DockerSandbox.create(sandboxSpec));
-    this.sandbox = await this.timed(() => createSandbox(spec));
+    this.sandbox = await this.timed(() => this.createSandbox(spec));
     const sandbox = this.timedSandbox(this.sandbox);
-    const sitePackages = path.posix.join(environment.workdir, 'site-packages');
-    for (const [index, written] of commands.entries()) {
-      const command = harness.normalizeSetupCommand?.(written, { targetDir: sitePackages, runCommand: this.task.run.command }) ?? written;
-      const result = await this.exec(command, repoPath, `setup_${index + 1}`);
-      const reason = failureReasonForStage({ stage: 'setup', exitCode: result.exitCode, timedOut: result.timedOut });
-      if (reason !== null) {
-        throw new AttemptStop(reason, `setup command ${index + 1} (${written}) ${result.timedOut ? `timed out after ${environment.timeout_sec} s` : `exited with ${result.exitCode}`}`, result.exitCode);
-      }
-    }
+    const setupFailure = await runSetupCommands({
+      sandbox,
+      task: this.task,
+      repoPath,
+      onResult: (result) => {
+        if (result.logPath !== undefined) this.artifact(`${path.basename(result.logPath, '.log')}_log`, result.logPath);
+      },
+      ...(signal === undefined ? {} : { signal }),
+    });
+    if (setupFailure !== undefined) throw new AttemptStop(setupFailure.failureReason, setupFailure.message, setupFailure.exitCode);
     if (commands.length > 0) await this.timed(() => sandbox.setNetwork(false));
     this.throwIfAborted();
+
+    // The post-setup state the agent's diff is taken from, and the fresh sandbox that judges it,
+    // set up while the agent works.
+    this.snapshots = await WorkTreeSnapshots.create({
+      gitDir: snapshotGitDirectory(this.workspaceDir),
+      sourceGitDir: prepared.sourceGitDir,
+      commitSha: prepared.commitSha,
+      workTree: prepared.repoDir,
+      logFile: gitLog,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    const afterSetup = await this.snapshots.snapshot();
+    this.verdict = FinalVerdict.start({
+      loaded: this.loaded,
+      verdictDir: path.join(this.runDir, 'verdict'),
+      spec: { ...spec, labels: { ...spec.labels, role: 'verdict' } },
+      createSandbox: this.createSandbox,
+      ...repositoryOptions,
+    });
 
     this.options.onStage?.('agent_run');
     const tools = createToolSet({
@@ -334,20 +360,23 @@ class AgentAttempt {
     if (await exists(messagesFile)) this.artifact('llm_messages', messagesFile);
     if (loop.stopReason === 'INTERRUPTED') throw new AttemptStop('INTERRUPTED', 'interrupted during the agent run');
 
-    // The loop's last test run counts when nothing changed the workspace after it; otherwise the tests run once more.
+    // Nothing of the agent's sandbox reaches the verdict but its diff: the sandbox goes first, so
+    // no process of the agent's is left to change the tree while host git reads it.
     this.options.onStage?.('final_test');
-    if (loop.isTestRunFresh && loop.lastTestRun !== undefined) {
-      this.finalExitCode = loop.lastTestRun.exitCode;
-      this.finalPassed = loop.lastTestRun.passed;
-    } else {
-      const result = await this.exec(this.task.run.command, repoPath, 'final_test');
-      if (result.killedBy === 'abort') throw new AttemptStop('INTERRUPTED', 'interrupted during the final test run');
-      this.finalExitCode = result.exitCode;
-      this.finalPassed = result.exitCode === 0 && !result.timedOut;
-      if (result.logPath !== undefined) this.artifact('final_test_log', result.logPath);
-    }
-    const outcome = this.finalPassed ? 'the tests pass' : `the tests still fail (exit ${this.finalExitCode})`;
-    return `${outcome}; the agent loop stopped with ${loop.stopReason}: ${loop.message}`;
+    await this.disposeSandbox();
+    const final = await this.snapshots.snapshot();
+    const verdict = await this.verdict.judge({ snapshots: this.snapshots, afterSetupTree: afterSetup.tree, finalTree: final.tree });
+    this.recordVerdict(verdict, final.skippedLargeFiles);
+    return `${verdict.message}; the agent loop stopped with ${loop.stopReason}: ${loop.message}`;
+  }
+
+  private recordVerdict(verdict: VerdictOutcome, skippedLargeFiles: readonly string[]): void {
+    this.finalVerdict = verdict;
+    this.finalExitCode = verdict.exitCode;
+    this.finalPassed = verdict.passed;
+    this.verdictMs = verdict.judgeMs;
+    for (const [name, file] of Object.entries(verdict.artifacts)) this.artifact(name, file);
+    if (skippedLargeFiles.length > 0) this.notes.push(`left out of the agent's diff (over the size limit): ${skippedLargeFiles.slice(0, 5).join(', ')}`);
   }
 
   /** The reason of a failed attempt once the agent ran: the stop reason and the final tests, the root cause first. */
@@ -355,7 +384,7 @@ class AgentAttempt {
     const stopReason: StopReason | undefined = this.loopResult?.stopReason;
     const candidates: (FailureReason | null)[] = [];
     if (stopReason !== undefined && stopReason !== 'SUCCESS') candidates.push(failureReasonForStage({ stage: 'agent_run', stopReason }));
-    if (this.finalExitCode !== undefined) candidates.push(failureReasonForStage({ stage: 'final_test', exitCode: this.finalExitCode }));
+    if (this.finalVerdict !== undefined) candidates.push(this.finalVerdict.failureReason);
     return pickFailureReason(candidates.filter((reason): reason is FailureReason => reason !== null)) ?? 'TESTS_FAILED';
   }
 
@@ -380,6 +409,7 @@ class AgentAttempt {
         exit_code: this.finalExitCode ?? -1,
         failure_reason: failureReason === null && !this.finalPassed ? 'TESTS_FAILED' : failureReason,
         stop_reason: loop?.stopReason ?? null,
+        ...(this.finalVerdict === undefined || this.finalVerdict.tamperedPaths.length === 0 ? {} : { tampered_paths: this.finalVerdict.tamperedPaths }),
       },
       artifact_paths: artifactPaths,
       variant: this.variant,
@@ -393,26 +423,12 @@ class AgentAttempt {
         output_tokens: hasModel && loop !== undefined ? loop.tokens.output : null,
         cost_usd: loop?.costUsd ?? null,
         sandbox_time_ms: Math.round(this.sandboxMs),
+        ...(this.verdictMs === undefined ? {} : { final_test_ms: Math.round(this.verdictMs) }),
       },
       task_spec_version: task.task_spec_version,
       harness_min_version: task.harness_min_version ?? null,
       labels: [...task.labels],
     };
-  }
-
-  private async exec(command: string, repoPath: string, logName: string): Promise<ExecResult> {
-    const sandbox = this.sandbox as Sandbox;
-    const result = await this.timed(() =>
-      sandbox.exec(command, {
-        cwd: repoPath,
-        timeoutSec: this.task.environment.timeout_sec,
-        logName,
-        ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
-      }),
-    );
-    if (result.logPath !== undefined) this.artifact(`${logName}_log`, result.logPath);
-    if (result.killedBy === 'abort') throw new AttemptStop('INTERRUPTED', `interrupted during ${logName}`);
-    return result;
   }
 
   private async timed<T>(action: () => Promise<T>): Promise<T> {

@@ -9,6 +9,7 @@ import type { MirrorRule } from '../git/mirror-map.js';
 import { prepareWorkspace, type PreparedWorkspace } from '../git/prepare-workspace.js';
 import type { RepoCache } from '../git/repo-cache.js';
 import { WorkTreeSnapshots, type ChangedPath } from '../git/work-tree-snapshots.js';
+import { excludingPathspecs, protectedPathspecs } from '../verdict/protected-pathspecs.js';
 import { normalizeSetupCommand } from '../setup/normalize-setup-command.js';
 import { checkBaselineExpectations, type BaselineMismatch } from '../validation/check-baseline-expectations.js';
 import { parsePytestFailures } from '../validation/parse-pytest-failures.js';
@@ -384,7 +385,7 @@ class AttemptExecution {
 
   /**
    * `git status` must be empty after setup unless `enforce_clean_setup: false`; status and diff
-   * are kept either way. Read by host git with the harness's own git directory (the work tree
+   * are kept either way. Changes to protected paths (the task's tests) are the task's and not counted. Read by host git with the harness's own git directory (the work tree
    * and its `.git` are sandbox-written: nothing in them is run or read as configuration).
    */
   private async checkWorkTree(prepared: PreparedWorkspace): Promise<void> {
@@ -401,8 +402,10 @@ class AttemptExecution {
     let diff: string;
     try {
       const afterSetup = await snapshots.snapshot();
-      changed = await snapshots.changedPaths(prepared.commitSha, afterSetup.tree);
-      diff = changed.length === 0 ? '' : (await snapshots.diff(prepared.commitSha, afterSetup.tree)).toString('utf8');
+      // Setup may put the task's own tests in place (SWE-bench applies its test patch): protected paths are the task's.
+      const pathspecs = excludingPathspecs(protectedPathspecs(this.task));
+      changed = await snapshots.changedPaths(prepared.commitSha, afterSetup.tree, pathspecs);
+      diff = changed.length === 0 ? '' : (await snapshots.diff(prepared.commitSha, afterSetup.tree, pathspecs)).toString('utf8');
     } finally {
       await snapshots.remove();
     }

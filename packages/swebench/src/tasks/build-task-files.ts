@@ -1,6 +1,7 @@
 import { Document } from 'yaml';
 import type { SwebenchRecord } from '../records/swebench-record.js';
 import { repositoryProfileFor, REPOSITORY_PROFILES, type RepositoryProfile } from '../repositories/repository-profiles.js';
+import { changedFilesOfPatch } from './patch-files.js';
 import { TASK_FOLDER_FILES } from './task-folder-files.js';
 import { buildTestCommand, type TestCommandPlan } from './test-command.js';
 import { testPatchCommands } from './test-patch-commands.js';
@@ -31,6 +32,11 @@ export interface TaskFolderContent {
   profile: RepositoryProfile;
 }
 
+/** A path as a git glob that matches only itself. */
+function globLiteral(file: string): string {
+  return file.replace(/[*?[\]\\]/g, (character) => `\\${character}`);
+}
+
 function withFinalNewline(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
@@ -54,6 +60,8 @@ export function buildTaskFolder(record: SwebenchRecord, settings: TaskBuildSetti
     },
     setup: { commands: setupCommands },
     run: { command: plan.command },
+    // The files of the test patch are the tests: the agent's changes to them never reach the verdict.
+    evaluation: { protected_paths: changedFilesOfPatch(record.testPatch).map(globLiteral) },
   };
   // No `validation.expected_failing_tests`: a FAIL_TO_PASS test often fails before the fix by a
   // collection error of its file (it imports what the fix adds), which pytest reports per file.

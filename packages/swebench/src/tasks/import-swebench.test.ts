@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImportTargetError } from '../errors/import-target-error.js';
 import { importSwebench } from './import-swebench.js';
 import { PYTEST_COMMAND } from './test-command.js';
+import { changedFilesOfPatch } from './patch-files.js';
 import { testPatchCommands } from './test-patch-commands.js';
 
 const fixture = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/swe-bench-lite-sample.jsonl');
@@ -62,6 +63,9 @@ describe('importSwebench', () => {
     expect(django.task.setup.commands.at(-1)).toBe('python3 -m pip install -e .');
     // The patch text (blank context lines are a lone space) survives the YAML round trip byte for byte.
     expect(django.task.setup.commands.slice(0, 2)).toEqual(testPatchCommands(JSON.parse(sampleLines[2] as string).test_patch));
+    // The test patch's files are the protected tests of the final verdict.
+    expect(django.task.evaluation?.protected_paths).toEqual(changedFilesOfPatch(JSON.parse(sampleLines[2] as string).test_patch));
+    expect(django.task.evaluation?.protected_paths?.length).toBeGreaterThan(0);
     expect(await readFile(path.join(outDir, 'django__django-15781', 'gold.patch'), 'utf8')).toBe(JSON.parse(sampleLines[2] as string).patch);
     // Nothing but the suite folder is left beside it.
     expect(await readdir(path.join(scratch, 'tasks'))).toEqual(['swe-lite']);

@@ -26,6 +26,11 @@ export { createSandbox, BACKEND_NAMES, type CreateSandboxOptions } from './creat
 export { LocalSandbox, LOCAL_SANDBOX_MARKER_VARIABLE, type LocalSandboxOptions } from './local/local-sandbox.js';
 export { DEFAULT_TIMEOUT_SEC, DEFAULT_OUTPUT_CAP_BYTES } from './local/exec-settings.js';
 
+// Command output: sandbox-written, so always bounded (logs, results, what is printed).
+export { DEFAULT_LOG_CAP_BYTES } from './command-log.js';
+export { droppedBytesMarker, formatByteCount } from './output-marker.js';
+export { outputExcerpt, DEFAULT_EXCERPT_CHARACTERS } from './output-excerpt.js';
+
 // bubblewrap backend.
 export {
   BwrapSandbox,

@@ -17,7 +17,7 @@ describe('OutputCapture', () => {
     capture.push(Buffer.from('abcdefghij'));
     capture.push(Buffer.from('ABCDEFGHIJ'));
     expect(capture.isTruncated).toBe(true);
-    expect(capture.text('/logs/a.log')).toBe('01234\n[... 20 of 30 bytes truncated; full output in /logs/a.log ...]\nFGHIJ');
+    expect(capture.text('/logs/a.log')).toBe('01234\n[… 20 of 30 bytes dropped by agentbench; log: /logs/a.log …]\nFGHIJ');
   });
 
   it('bounds memory while a flood streams through', () => {
@@ -27,7 +27,7 @@ describe('OutputCapture', () => {
     const text = capture.text();
     expect(capture.byteCount).toBe(200 * 64 * 1024);
     expect(text.length).toBeLessThan(1200);
-    expect(text).toContain(`[... ${200 * 64 * 1024 - 1000} of ${200 * 64 * 1024} bytes truncated ...]`);
+    expect(text).toContain(`[… ${(200 * 64 * 1024 - 1000).toLocaleString('en-US')} of ${(200 * 64 * 1024).toLocaleString('en-US')} bytes dropped by agentbench …]`);
   });
 
   it('never cuts a multi-byte character at the cut points', () => {
@@ -35,9 +35,8 @@ describe('OutputCapture', () => {
     capture.push(Buffer.from('ééééééééé'));
     const text = capture.text();
     expect(text).not.toContain('\uFFFD');
-    // 3 bytes each side: one whole 2-byte character, the half one dropped.
-    expect(text.startsWith('é\n[... ')).toBe(true);
-    expect(text.endsWith(' ...]\né')).toBe(true);
+    // 3 bytes each side: one whole 2-byte character, the half one dropped (and counted as dropped).
+    expect(text).toBe('é\n[… 14 of 18 bytes dropped by agentbench …]\né');
   });
 
   it('hands whole characters to the streaming callback even when a chunk splits one', () => {

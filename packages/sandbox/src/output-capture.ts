@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { droppedBytesMarker, utf8Boundary, utf8StartBoundary } from './output-marker.js';
 
 /**
  * Keeps at most `capBytes` of one output stream for an ExecResult: the first half and
@@ -60,18 +61,17 @@ export class OutputCapture {
     if (text !== '') this.onText(text);
   }
 
-  /** The kept text; `where` is named in the marker so a reader finds the full output. */
-  text(where?: string): string {
+  /** The kept text; `logPath` is named in the marker so a reader finds the log. */
+  text(logPath?: string): string {
     const head = Buffer.concat(this.head);
     if (!this.isTruncated) return head.toString('utf8') + Buffer.concat(this.tail).toString('utf8');
     this.compactTail();
     const tail = Buffer.concat(this.tail);
-    const kept = head.length + tail.length;
-    const dropped = this.totalBytes - kept;
-    const headText = head.subarray(0, utf8Boundary(head, head.length)).toString('utf8');
-    const tailText = tail.subarray(utf8StartBoundary(tail)).toString('utf8');
-    const location = where === undefined ? '' : `; full output in ${where}`;
-    return `${headText}\n[... ${dropped} of ${this.totalBytes} bytes truncated${location} ...]\n${tailText}`;
+    const headText = head.subarray(0, utf8Boundary(head, head.length));
+    const tailText = tail.subarray(utf8StartBoundary(tail));
+    const dropped = this.totalBytes - headText.length - tailText.length;
+    const marker = droppedBytesMarker({ droppedBytes: dropped, totalBytes: this.totalBytes, ...(logPath === undefined ? {} : { logPath }) });
+    return `${headText.toString('utf8')}\n${marker}\n${tailText.toString('utf8')}`;
   }
 
   private compactTail(): void {
@@ -82,35 +82,16 @@ export class OutputCapture {
   }
 }
 
-/** Largest end ≤ `end` that does not cut a UTF-8 sequence. */
-function utf8Boundary(buffer: Buffer, end: number): number {
-  let index = end;
-  // Step back over continuation bytes (10xxxxxx) to the lead byte of the last character.
-  let back = 0;
-  while (index - back - 1 >= 0 && back < 4 && ((buffer[index - back - 1] ?? 0) & 0xc0) === 0x80) back++;
-  const leadIndex = index - back - 1;
-  if (leadIndex < 0) return index;
-  const lead = buffer[leadIndex] ?? 0;
-  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  if (length > back + 1) index = leadIndex;
-  return index;
-}
-
-/** First index that is not a UTF-8 continuation byte. */
-function utf8StartBoundary(buffer: Buffer): number {
-  let index = 0;
-  while (index < buffer.length && index < 4 && ((buffer[index] ?? 0) & 0xc0) === 0x80) index++;
-  return index;
-}
-
 /** What every backend's command runner takes about a command's output, log and abort. */
 export interface CommandOutputOptions {
   /** Bytes of stdout and of stderr kept in the result (head and tail, marker between). */
   outputCapBytes: number;
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
-  /** Full stdout and stderr go to this file when set. */
+  /** stdout and stderr go to this file when set, each capped at `logCapBytes` (head and tail, marker between). */
   logPath?: string;
+  /** Bytes of stdout and of stderr kept in the log file. Default `DEFAULT_LOG_CAP_BYTES` (10 MiB). */
+  logCapBytes?: number;
   /** Shown at the top of the log file. */
   commandText: string;
   /** Aborting kills the command's process tree (137, killedBy 'abort'). */

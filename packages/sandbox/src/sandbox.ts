@@ -46,8 +46,13 @@ export interface SandboxSpec {
   defaultTimeoutSec?: number;
   /** Default cap, in bytes, of stdout and of stderr kept in an ExecResult. Default 1 MiB. */
   defaultOutputCapBytes?: number;
-  /** Folder where each command's full stdout/stderr log is written. Default: none kept. */
+  /** Folder where each command's stdout/stderr log is written (capped by `logCapBytes`). Default: none kept. */
   logDir?: string;
+  /**
+   * Bytes of stdout and of stderr each command log keeps (head and tail halves, a marker naming the
+   * dropped bytes between). Output is sandbox-written: nothing it prints is stored unbounded. Default 10 MiB.
+   */
+  logCapBytes?: number;
 }
 
 export interface ExecOptions {
@@ -61,8 +66,10 @@ export interface ExecOptions {
   outputCapBytes?: number;
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
-  /** Name used for the full-output log file in `logDir` (default: a counter). */
+  /** Name used for the log file in `logDir` (default: a counter). */
   logName?: string;
+  /** Bytes of stdout and of stderr this command's log keeps. Default: the spec's `logCapBytes`. */
+  logCapBytes?: number;
   /** Aborting kills the command (reported as 137 with `killedBy: 'abort'`). */
   signal?: AbortSignal;
 }
@@ -78,8 +85,10 @@ export interface ExecResult {
   signal?: number;
   truncated: boolean;
   durationMs: number;
-  /** Path of the log file holding the full stdout and stderr, when `logDir` is set. */
+  /** Path of the log file holding stdout and stderr (up to `logCapBytes` each), when `logDir` is set. */
   logPath?: string;
+  /** Set with `logPath`: whether the log dropped output (more than `logCapBytes` of a stream). */
+  logTruncated?: boolean;
 }
 
 export interface FileEntry {

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BwrapSandbox,
   createSandbox,
+  DEFAULT_LOG_CAP_BYTES,
   ensureRootfs,
   EXIT_CODE_KILLED,
   EXIT_CODE_TIMEOUT,
@@ -283,20 +284,22 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: timeouts, limits and ki
     expect(hog.stdout).toBe('MemoryError\n');
   });
 
-  it('truncates a 100 MB flood in the result while the log file holds all of it', async () => {
+  it('caps a 100 MB flood in the result and in the log (10 MiB), naming the dropped bytes', async () => {
     const logDir = await temporaryFolder('agentbench-bwrap-logs-');
     const sandbox = await newSandbox({ logDir });
     const size = 100 * 1024 * 1024;
     // 'A' (octal 101) appears nowhere else in the log.
     const result = await sandbox.exec(`head -c ${size} /dev/zero | tr '\\0' '\\101'`, { outputCapBytes: 64 * 1024, logName: 'flood', timeoutSec: 120 });
-    expect(result).toMatchObject({ exitCode: 0, truncated: true, logPath: join(logDir, 'flood.log') });
+    expect(result).toMatchObject({ exitCode: 0, truncated: true, logTruncated: true, logPath: join(logDir, 'flood.log') });
     expect(result.stdout.length).toBeLessThan(64 * 1024 + 300);
-    expect(result.stdout).toMatch(/^A+\n\[\.\.\. \d+ of 104857600 bytes truncated; full output in .*flood\.log \.\.\.\]\nA+$/);
+    expect(result.stdout).toMatch(/^A+\n\[… [\d,]+ of 104,857,600 bytes dropped by agentbench; log: .*flood\.log …\]\nA+$/);
     let floodBytes = 0;
     for await (const chunk of createReadStream(join(logDir, 'flood.log'))) {
       for (const byte of chunk as Buffer) if (byte === 0x41) floodBytes++;
     }
-    expect(floodBytes).toBe(size);
+    expect(floodBytes).toBe(DEFAULT_LOG_CAP_BYTES);
+    const log = await readFile(join(logDir, 'flood.log'));
+    expect(log.includes(`A\n[… ${(size - DEFAULT_LOG_CAP_BYTES).toLocaleString('en-US')} of 104,857,600 bytes dropped by agentbench …]\nA`), 'the marker in the log').toBe(true);
   });
 });
 

@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LOG_CAP_BYTES } from '../src/index.js';
 import { useDockerTestContext } from './helpers/docker-test-context.js';
 
 const context = await useDockerTestContext('docker-limits.docker.test.ts');
@@ -49,7 +50,7 @@ describe.skipIf(context.skipReason !== undefined)(title, () => {
     }
   });
 
-  it('caps a 100 MB output flood in the result while the log file holds all of it', async () => {
+  it('caps a 100 MB output flood in the result and in the log, naming the dropped bytes', async () => {
     const logDir = await mkdtemp(join(tmpdir(), 'agentbench-flood-'));
     temporaryFolders.push(logDir);
     const sandbox = await context.createSandbox({ logDir, defaultOutputCapBytes: 64 * 1024 }, 'flood');
@@ -61,19 +62,24 @@ describe.skipIf(context.skipReason !== undefined)(title, () => {
       });
       expect(flood.exitCode).toBe(0);
       expect(flood.truncated).toBe(true);
+      expect(flood.logTruncated).toBe(true);
       expect(flood.logPath).toBe(join(logDir, 'flood.log'));
       expect(flood.stdout.length).toBeLessThan(64 * 1024 + 500);
-      expect(flood.stdout).toContain(`full output in ${flood.logPath}`);
+      expect(flood.stdout).toContain(`bytes dropped by agentbench; log: ${flood.logPath} …]`);
       expect(flood.stdout.startsWith('xxxx')).toBe(true);
       expect(flood.stdout.trimEnd().endsWith('tail-marker')).toBe(true);
-      const logSize = (await stat(flood.logPath!)).size;
-      expect(logSize).toBeGreaterThan(bytes);
+      // The log keeps 10 MiB of stdout: its first and last 5 MiB, the marker between.
       const log = await readFile(flood.logPath!);
+      const total = bytes + 1 + 'tail-marker\n'.length;
+      const marker = `\n[… ${(total - DEFAULT_LOG_CAP_BYTES).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bytes dropped by agentbench …]\n`;
       const stdoutStart = log.indexOf('--- stdout ---\n') + '--- stdout ---\n'.length;
+      const markerAt = log.indexOf(marker);
       const stdoutEnd = log.indexOf('\n--- stderr ---\n');
-      // Every x made it to the log, followed by the newline and the tail marker.
-      expect(stdoutEnd - stdoutStart).toBe(bytes + 1 + 'tail-marker\n'.length);
-      expect(log.subarray(stdoutStart, stdoutStart + bytes).every((byte) => byte === 0x78)).toBe(true);
+      expect(markerAt - stdoutStart).toBe(DEFAULT_LOG_CAP_BYTES / 2);
+      expect(log.subarray(stdoutStart, markerAt).every((byte) => byte === 0x78)).toBe(true);
+      expect(stdoutEnd - (markerAt + Buffer.byteLength(marker))).toBe(DEFAULT_LOG_CAP_BYTES / 2);
+      expect(log.subarray(stdoutEnd - 13, stdoutEnd).toString()).toBe('\ntail-marker\n');
+      expect(log.length).toBeLessThan(DEFAULT_LOG_CAP_BYTES + 1000);
     } finally {
       await sandbox.dispose();
     }

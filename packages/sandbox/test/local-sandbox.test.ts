@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createSandbox,
+  DEFAULT_LOG_CAP_BYTES,
   EXIT_CODE_KILLED,
   EXIT_CODE_TIMEOUT,
   LocalSandbox,
@@ -152,7 +153,7 @@ describe('LocalSandbox: timeouts and kills', () => {
 });
 
 describe('LocalSandbox: output cap and logs', () => {
-  it('truncates a 100 MB flood in the result while the log file holds all of it', async () => {
+  it('caps a 100 MB flood in the result and in the log (10 MiB a stream), naming the dropped bytes', async () => {
     const logDir = await temporaryFolder('agentbench-local-logs-');
     const sandbox = await newSandbox({ logDir });
     const size = 100 * 1024 * 1024;
@@ -164,17 +165,35 @@ describe('LocalSandbox: output cap and logs', () => {
     });
     expect(result.exitCode).toBe(0);
     expect(result.truncated).toBe(true);
+    expect(result.logTruncated).toBe(true);
     expect(result.logPath).toBe(join(logDir, 'flood.log'));
     expect(result.stdout.length).toBeLessThan(64 * 1024 + 300);
-    expect(result.stdout).toContain(`bytes truncated; full output in ${join(logDir, 'flood.log')}`);
+    expect(result.stdout).toContain(`bytes dropped by agentbench; log: ${join(logDir, 'flood.log')} …]`);
     expect(result.stderr).toBe('tail-marker\n');
     let floodBytes = 0;
     for await (const chunk of createReadStream(join(logDir, 'flood.log'))) {
       for (const byte of chunk as Buffer) if (byte === 0x41) floodBytes++;
     }
-    expect(floodBytes).toBe(size);
+    expect(floodBytes).toBe(DEFAULT_LOG_CAP_BYTES);
     const log = await readFile(join(logDir, 'flood.log'));
+    const marker = `A\n[… ${(size - DEFAULT_LOG_CAP_BYTES).toLocaleString('en-US')} of ${size.toLocaleString('en-US')} bytes dropped by agentbench …]\nA`;
+    // Not toContain: a failure would print 10 MiB.
+    expect(log.includes(marker), 'the marker between head and tail').toBe(true);
     expect(log.subarray(log.length - 200).toString()).toMatch(/--- stderr ---\ntail-marker\n\n--- exit 0 after \d+ ms ---\n$/);
+  });
+
+  it('keeps what logCapBytes says, per sandbox and per command', async () => {
+    const logDir = await temporaryFolder('agentbench-local-logs-');
+    const sandbox = await newSandbox({ logDir, logCapBytes: 1000 });
+    const bySpec = await sandbox.exec('seq 1 100000', { logName: 'spec' });
+    const byCommand = await sandbox.exec('seq 1 100000', { logName: 'command', logCapBytes: 100 });
+    const small = await sandbox.exec('echo small', { logName: 'small' });
+    expect([bySpec.logTruncated, byCommand.logTruncated, small.logTruncated]).toEqual([true, true, false]);
+    // The result keeps its own (default 1 MiB) cap: the whole output.
+    expect(bySpec.stdout.endsWith('99999\n100000\n')).toBe(true);
+    expect((await readFile(join(logDir, 'spec.log'))).length).toBeLessThan(1000 + 200);
+    expect((await readFile(join(logDir, 'command.log'))).length).toBeLessThan(100 + 200);
+    await expect(sandbox.exec('true', { logCapBytes: -1 })).rejects.toThrow('ExecOptions.logCapBytes: expected a whole number of bytes ≥ 0, found -1');
   });
 
   it('names log files by logName or a counter', async () => {

@@ -221,7 +221,7 @@ export class BwrapLauncher {
     };
     let log: LogFile | undefined;
     try {
-      log = request.logPath === undefined ? undefined : await openLog(request.logPath, request.commandText);
+      log = request.logPath === undefined ? undefined : await openLog(request.logPath, request.commandText, request.logCapBytes);
     } catch (error) {
       this.freeSlots.push(slot);
       throw error;
@@ -330,7 +330,7 @@ export class BwrapLauncher {
     const stderrText = stderr.text(request.logPath);
     const { signalNumber, endedBy } = interpreted;
     const exitCode = endedBy === undefined ? shellExitCode(interpreted.exitCode, stderrText) : interpreted.exitCode;
-    await log?.close(`--- exit ${exitCode}${endedBy === undefined ? '' : ` (${endedBy})`} after ${durationMs} ms ---\n`);
+    const logSummary = await log?.close(`--- exit ${exitCode}${endedBy === undefined ? '' : ` (${endedBy})`} after ${durationMs} ms ---\n`);
     const result: RunProcessResult = {
       exitCode,
       stdout: stdout.text(request.logPath),
@@ -343,6 +343,7 @@ export class BwrapLauncher {
     if (endedBy !== undefined) result.killedBy = endedBy;
     if (signalNumber !== undefined) result.signal = signalNumber;
     if (request.logPath !== undefined) result.logPath = request.logPath;
+    if (logSummary !== undefined) result.logTruncated = logSummary.isTruncated;
     return result;
   }
 

@@ -13,6 +13,7 @@ import {
   combineSignals,
   commandArgv,
   commandText,
+  logCapBytes,
   logFilePath,
   outputCapBytes,
   timeoutMs,
@@ -74,6 +75,7 @@ interface CommandSettings {
   timeoutMs: number;
   outputCapBytes: number;
   logPath: string | undefined;
+  logCapBytes: number;
   commandText: string;
 }
 
@@ -297,6 +299,7 @@ export class BwrapSandbox implements Sandbox {
       timeoutMs: timeoutMs(this.spec, options),
       outputCapBytes: outputCapBytes(this.spec, options),
       logPath: logFilePath(this.spec.logDir, options.logName, this.id, this.commandCounter),
+      logCapBytes: logCapBytes(this.spec, options),
       commandText: commandText(command),
     };
     if (options.signal?.aborted === true) return abortedResult(0);
@@ -394,7 +397,7 @@ export class BwrapSandbox implements Sandbox {
     const started = performance.now();
     const request: Parameters<CommandChannel['exec']>[0] = { argv: settings.argv, cwd: settings.cwd, env: settings.environment, timeout_ms: settings.timeoutMs };
     if (options.stdin !== undefined) request.stdin_b64 = Buffer.from(options.stdin).toString('base64');
-    const execOptions: ChannelExecOptions = { outputCapBytes: settings.outputCapBytes, commandText: settings.commandText };
+    const execOptions: ChannelExecOptions = { outputCapBytes: settings.outputCapBytes, logCapBytes: settings.logCapBytes, commandText: settings.commandText };
     if (options.onStdout !== undefined) execOptions.onStdout = options.onStdout;
     if (options.onStderr !== undefined) execOptions.onStderr = options.onStderr;
     if (settings.logPath !== undefined) execOptions.logPath = settings.logPath;
@@ -421,6 +424,7 @@ export class BwrapSandbox implements Sandbox {
       onStdout: options.onStdout,
       onStderr: options.onStderr,
       logPath: settings.logPath,
+      logCapBytes: settings.logCapBytes,
       commandText: settings.commandText,
       signal,
     });

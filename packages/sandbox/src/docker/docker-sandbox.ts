@@ -12,6 +12,7 @@ import {
   combineSignals,
   commandArgv,
   commandText,
+  logCapBytes,
   logFilePath,
   outputCapBytes,
   timeoutMs,
@@ -215,7 +216,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     const channel = await this.usableChannel();
     const request: Parameters<CommandChannel['exec']>[0] = { argv, cwd, env: environment, timeout_ms: timeout };
     if (options.stdin !== undefined) request.stdin_b64 = Buffer.from(options.stdin).toString('base64');
-    const execOptions: ChannelExecOptions = { outputCapBytes: cap, commandText: commandText(command) };
+    const execOptions: ChannelExecOptions = { outputCapBytes: cap, logCapBytes: logCapBytes(this.spec, options), commandText: commandText(command) };
     if (options.onStdout !== undefined) execOptions.onStdout = options.onStdout;
     if (options.onStderr !== undefined) execOptions.onStderr = options.onStderr;
     if (logPath !== undefined) execOptions.logPath = logPath;

@@ -64,12 +64,32 @@ describe.skipIf(localPythonMissing !== undefined)(
       expect(result.stdout.startsWith('1\n2\n3\n')).toBe(true);
       expect(result.stdout.endsWith('19999\n20000\n')).toBe(true);
       const dropped = Buffer.byteLength(full) - 1000;
-      expect(result.stdout).toContain(`[... ${dropped} of ${Buffer.byteLength(full)} bytes truncated; full output in ${logPath} ...]`);
+      expect(result.stdout).toContain(`[… ${dropped.toLocaleString('en-US')} of ${Buffer.byteLength(full).toLocaleString('en-US')} bytes dropped by agentbench; log: ${logPath} …]`);
       expect(result.stderr).toBe('1\n2\n3\n4\n5\n');
       expect(streamed.join('')).toBe(full);
       expect(result.logPath).toBe(logPath);
+      expect(result.logTruncated).toBe(false);
       const log = await readFile(logPath, 'utf8');
       expect(log).toBe(`$ seq 1 20000\n--- stdout ---\n${full}\n--- stderr ---\n1\n2\n3\n4\n5\n\n--- exit 0 after ${result.durationMs} ms ---\n`);
+    });
+
+    it('caps the log too: head and tail of each stream, the dropped bytes named, logTruncated set', async () => {
+      const logPath = join(logDir, 'log-capped.log');
+      const result = await execOnChannel(
+        executor.client,
+        { shell: 'seq 1 20000; seq 1 3000 >&2' },
+        { outputCapBytes: 1000, logCapBytes: 100, commandText: 'seq', logPath },
+      );
+      expect(result.logTruncated).toBe(true);
+      const log = await readFile(logPath, 'utf8');
+      const stdoutBytes = Buffer.byteLength(Array.from({ length: 20000 }, (_, index) => `${index + 1}\n`).join(''));
+      const stderrBytes = Buffer.byteLength(Array.from({ length: 3000 }, (_, index) => `${index + 1}\n`).join(''));
+      expect(log).toContain(`\n[… ${(stdoutBytes - 100).toLocaleString('en-US')} of ${stdoutBytes.toLocaleString('en-US')} bytes dropped by agentbench …]\n`);
+      expect(log).toContain(`\n[… ${(stderrBytes - 100).toLocaleString('en-US')} of ${stderrBytes.toLocaleString('en-US')} bytes dropped by agentbench …]\n`);
+      expect(log.startsWith('$ seq\n--- stdout ---\n1\n2\n3\n')).toBe(true);
+      expect(log).toMatch(/19999\n20000\n\n--- stderr ---\n1\n2\n3\n/);
+      expect(log).toMatch(/2999\n3000\n\n--- exit 0 after \d+ ms ---\n$/);
+      expect(Buffer.byteLength(log)).toBeLessThan(400);
     });
 
     it('never cuts a multi-byte character at the cap', async () => {

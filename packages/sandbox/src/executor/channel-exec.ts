@@ -3,13 +3,13 @@ import type { ExecRequest, ExitMessage } from './protocol.js';
 import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
 import type { ExecResult } from '../sandbox.js';
 import type { CommandChannel } from './command-channel.js';
-import { openCommandLog, type CommandLog } from './command-log.js';
+import { openCommandLog, type CommandLog } from '../command-log.js';
 
 export type ChannelExecOptions = CommandOutputOptions;
 
 /**
  * Runs one command on a channel and assembles its ExecResult: output capped with the
- * marker naming the log file, the full output streamed to the log and to the callbacks,
+ * marker naming the log file, the output streamed to the callbacks and to the (capped) log,
  * exit codes read as the other backends read them.
  */
 export async function execOnChannel(channel: CommandChannel, request: Omit<ExecRequest, 'op'>, options: ChannelExecOptions): Promise<ExecResult> {
@@ -17,7 +17,7 @@ export async function execOnChannel(channel: CommandChannel, request: Omit<ExecR
   let log: CommandLog | undefined;
   if (options.logPath !== undefined) {
     try {
-      log = await openCommandLog(options.logPath, options.commandText);
+      log = await openCommandLog(options.logPath, options.commandText, options.logCapBytes);
     } catch (error) {
       throw new SandboxError('internal', `exec: cannot open the command log ${options.logPath}: ${(error as Error).message}`, {
         subject: options.logPath,
@@ -30,11 +30,11 @@ export async function execOnChannel(channel: CommandChannel, request: Omit<ExecR
   const running = channel.exec(request, {
     onStdout: (chunk) => {
       stdout.push(chunk);
-      log?.writeStdout(chunk);
+      log?.stdout.write(chunk);
     },
     onStderr: (chunk) => {
       stderr.push(chunk);
-      log?.writeStderr(chunk);
+      log?.stderr.write(chunk);
     },
   });
   const onAbort = (): void => channel.kill(running.id);
@@ -55,7 +55,8 @@ export async function execOnChannel(channel: CommandChannel, request: Omit<ExecR
   const result = resultOf(exit, durationMs);
   if (log !== undefined) {
     try {
-      await log.close(`--- exit ${result.exitCode}${result.killedBy === undefined ? '' : ` (${result.killedBy})`} after ${durationMs} ms ---\n`);
+      const summary = await log.close(`--- exit ${result.exitCode}${result.killedBy === undefined ? '' : ` (${result.killedBy})`} after ${durationMs} ms ---\n`);
+      result.logTruncated = summary.isTruncated;
     } catch (error) {
       throw new SandboxError('internal', `exec: ${(error as Error).message}`, { subject: log.path, cause: error });
     }

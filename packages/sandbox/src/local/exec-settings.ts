@@ -1,9 +1,11 @@
 import { join } from 'node:path';
+import { DEFAULT_LOG_CAP_BYTES } from '../command-log.js';
 import { SandboxError } from '../errors/sandbox-error.js';
 import type { ExecOptions, SandboxSpec } from '../sandbox.js';
 
 export const DEFAULT_TIMEOUT_SEC = 300;
 export const DEFAULT_OUTPUT_CAP_BYTES = 1024 * 1024;
+export { DEFAULT_LOG_CAP_BYTES };
 
 /** argv for a command: a string runs through `/bin/sh -c`, an array as is. */
 export function commandArgv(command: string | string[]): string[] {
@@ -44,6 +46,16 @@ export function timeoutMs(spec: SandboxSpec, options: ExecOptions | undefined): 
 export function outputCapBytes(spec: SandboxSpec, options: ExecOptions | undefined): number {
   const bytes = options?.outputCapBytes ?? spec.defaultOutputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
   const field = options?.outputCapBytes !== undefined ? 'ExecOptions.outputCapBytes' : 'SandboxSpec.defaultOutputCapBytes';
+  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0) {
+    throw new SandboxError('invalid_spec', `${field}: expected a whole number of bytes ≥ 0, found ${String(bytes)}`);
+  }
+  return bytes;
+}
+
+/** Bytes of stdout and of stderr a command's log keeps: the command's, the spec's, or 10 MiB. */
+export function logCapBytes(spec: SandboxSpec, options: ExecOptions | undefined): number {
+  const bytes = options?.logCapBytes ?? spec.logCapBytes ?? DEFAULT_LOG_CAP_BYTES;
+  const field = options?.logCapBytes !== undefined ? 'ExecOptions.logCapBytes' : 'SandboxSpec.logCapBytes';
   if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0) {
     throw new SandboxError('invalid_spec', `${field}: expected a whole number of bytes ≥ 0, found ${String(bytes)}`);
   }

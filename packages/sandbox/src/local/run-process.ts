@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { constants as osConstants } from 'node:os';
 import { EXIT_CODE_KILLED, EXIT_CODE_TIMEOUT, type ExecResult } from '../sandbox.js';
+import { openCommandLog, type CommandLog } from '../command-log.js';
 import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
 import { killProcessTree, waitForProcessesGone } from './process-tree.js';
 
@@ -45,7 +44,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunProcess
     return { ...emptyResult(EXIT_CODE_KILLED), killedBy: 'abort', signal: osConstants.signals.SIGKILL, killedProcessCount: 0 };
   }
 
-  const log = options.logPath === undefined ? undefined : await openLog(options.logPath, options.commandText);
+  const log = options.logPath === undefined ? undefined : await openLog(options.logPath, options.commandText, options.logCapBytes);
   const stdout = new OutputCapture(options.outputCapBytes, options.onStdout);
   const stderr = new OutputCapture(options.outputCapBytes, options.onStderr);
 
@@ -128,7 +127,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunProcess
 
   const durationMs = Math.round(performance.now() - started);
   const { exitCode, signalNumber, endedBy } = interpretExit(killedBy, outcome.code, outcome.signal);
-  await log?.close(`--- exit ${exitCode}${endedBy === undefined ? '' : ` (${endedBy})`} after ${durationMs} ms ---\n`);
+  const logSummary = await log?.close(`--- exit ${exitCode}${endedBy === undefined ? '' : ` (${endedBy})`} after ${durationMs} ms ---\n`);
 
   const result: RunProcessResult = {
     exitCode,
@@ -142,6 +141,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunProcess
   if (endedBy !== undefined) result.killedBy = endedBy;
   if (signalNumber !== undefined) result.signal = signalNumber;
   if (options.logPath !== undefined) result.logPath = options.logPath;
+  if (logSummary !== undefined) result.logTruncated = logSummary.isTruncated;
   return result;
 }
 
@@ -189,35 +189,6 @@ async function waitForClose(
   }
 }
 
-export interface LogFile {
-  stdout: WriteStream;
-  stderr: WriteStream;
-  close(footer: string | undefined): Promise<void>;
-}
-
-/**
- * The log holds the full stdout, then the full stderr (kept in a side file while the
- * command runs, so each stream reads in one piece), then the exit line.
- */
-export async function openLog(path: string, commandText: string): Promise<LogFile> {
-  const stderrPath = `${path}.stderr-partial`;
-  const stdout = createWriteStream(path);
-  const stderr = createWriteStream(stderrPath);
-  await Promise.all([once(stdout, 'open'), once(stderr, 'open')]);
-  stdout.write(`$ ${commandText}\n--- stdout ---\n`);
-  return {
-    stdout,
-    stderr,
-    async close(footer) {
-      await new Promise<void>((resolve, reject) => stderr.end((error?: Error | null) => (error ? reject(error) : resolve())));
-      stdout.write('\n--- stderr ---\n');
-      const reader = createReadStream(stderrPath);
-      for await (const chunk of reader) {
-        if (!stdout.write(chunk)) await once(stdout, 'drain');
-      }
-      if (footer !== undefined) stdout.write(`\n${footer}`);
-      await new Promise<void>((resolve, reject) => stdout.end((error?: Error | null) => (error ? reject(error) : resolve())));
-      await rm(stderrPath, { force: true });
-    },
-  };
-}
+/** The command log of the host-process backends (the same capped log as the executor's). */
+export type LogFile = CommandLog;
+export const openLog = openCommandLog;

@@ -2,7 +2,9 @@
 // Benchmark of the harness on the bundled custom-dev suite (real Docker, setup included):
 // wall time of baseline validation at -j 1 and at -j 4, and the harness's own overhead per
 // attempt (attempt wall time minus the time spent inside Sandbox calls: create, exec,
-// setNetwork, dispose). Prints a table with PASS/FAIL against the targets; it reports and
+// setNetwork, dispose); and for agent attempts (the scripted agents of the suite, baseline
+// skipped) the extra time of the final verdict stage (diff, fresh post-setup sandbox, tests)
+// beside the attempt's total. Prints a table with PASS/FAIL against the targets; it reports and
 // always exits 0 (timings vary by machine). Leaves no container behind.
 //
 //   node packages/harness/bench/harness.bench.mjs
@@ -15,11 +17,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
-import { RepoCache, validateSuite } from '../dist/index.js';
+import { loadTask } from '@agentbench/schemas';
+import { RepoCache, runAgentAttempt, validateSuite } from '../dist/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, '../../..');
-const targets = { overheadShare: 0.05, speedup: 1.6 };
+const targets = { overheadShare: 0.05, speedup: 1.6, verdictShare: 0.2 };
+const AGENT_TASKS = ['toy_fail_pytest', 'toy_one_liner'];
+const AGENT_REPEATS = 3;
 
 function median(values) {
   const sorted = [...values].sort((left, right) => left - right);
@@ -89,6 +94,26 @@ try {
   console.log(row(['harness overhead per attempt (worst)', `${(Math.max(...lines.map((line) => line.share)) * 100).toFixed(1)}%`, '', ''], widths));
   console.log(row(['containers left behind', String(sequential.left + parallel.left), '0', sequential.left + parallel.left === 0 ? 'PASS' : 'FAIL'], widths));
   console.log(`\noutcomes: ${outcomes}`);
+
+  // Agent attempts: the final verdict runs in a fresh sandbox set up while the agent works.
+  const verdictLines = [];
+  for (const taskId of AGENT_TASKS) {
+    const task = await loadTask(path.join(repositoryRoot, 'tasks/custom-dev', taskId, 'task.yaml'));
+    for (let repeat = 0; repeat < AGENT_REPEATS; repeat += 1) {
+      const { record } = await runAgentAttempt({ task, variant: 'scripted', skipBaseline: true, mirrors: [], cache: new RepoCache({ directory: path.join(root, 'cache') }), outDir: path.join(root, 'agent') });
+      const left = await listManagedContainers({ runId: record.run_id });
+      if (left.length > 0) await removeManagedContainers({ runId: record.run_id });
+      const totalMs = record.duration_sec * 1000;
+      const verdictMs = record.metrics?.final_test_ms ?? Number.NaN;
+      verdictLines.push({ taskId, passed: record.result.passed, totalMs, verdictMs, share: verdictMs / totalMs });
+    }
+  }
+  console.log('\nagent attempts (scripted, baseline skipped): the final verdict stage beside the attempt');
+  const verdictWidths = [18, 8, 10, 14, 9];
+  console.log(row(['task', 'passed', 'total', 'final stage', 'share'], verdictWidths));
+  for (const line of verdictLines) console.log(row([line.taskId, String(line.passed), `${line.totalMs.toFixed(0)} ms`, `${line.verdictMs.toFixed(0)} ms`, `${(line.share * 100).toFixed(1)}%`], verdictWidths));
+  const verdictShare = median(verdictLines.map((line) => line.share));
+  console.log(row(['final stage share of an agent attempt (median)', `${(verdictShare * 100).toFixed(1)}%`, `< ${targets.verdictShare * 100}%`, verdictShare < targets.verdictShare ? 'PASS' : 'FAIL'], [46, 10, 8, 6]));
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

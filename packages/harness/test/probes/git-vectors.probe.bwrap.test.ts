@@ -1,0 +1,3 @@
+import { describeGitVectorProbes } from './trust-boundary-probes.js';
+
+describeGitVectorProbes('bwrap', 'git-vectors.probe.bwrap.test.ts');

@@ -1,0 +1,3 @@
+import { describeGitVectorProbes } from './trust-boundary-probes.js';
+
+describeGitVectorProbes('docker', 'git-vectors.probe.docker.test.ts');

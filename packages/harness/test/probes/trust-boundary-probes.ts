@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BwrapSandbox, DockerSandbox, listManagedContainers, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
+import { loadTask, type LoadedTask } from '@agentbench/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerSkipReason } from '../../../../test-support/docker-skip.js';
+import { runAgentAttempt, runTask, type RunAgentAttemptResult } from '../../src/index.js';
+import { plantAllGitVectors } from './git-vectors.js';
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const TOY_TASK = path.join(repositoryRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml');
+const TEST_COMMAND = 'PYTHONPATH=/workspace/site-packages python3 -m pytest -q';
+
+export type ProbeBackend = 'docker' | 'bwrap';
+
+/** Why the backend cannot run here (printed), or undefined; CI's AGENTBENCH_REQUIRE_* make it fatal. */
+export function probeSkipReason(backend: ProbeBackend, fileName: string): string | undefined {
+  const dockerReason = dockerSkipReason(fileName);
+  if (backend === 'docker' || dockerReason !== undefined) return dockerReason;
+  try {
+    execFileSync('bwrap', ['--version'], { stdio: 'pipe' });
+    return undefined;
+  } catch {
+    const reason = 'bubblewrap (bwrap) is not installed';
+    if (process.env['AGENTBENCH_REQUIRE_BWRAP'] === '1') throw new Error(`AGENTBENCH_REQUIRE_BWRAP=1 but ${reason}`);
+    console.warn(`[skipped] ${fileName}: ${reason}`);
+    return reason;
+  }
+}
+
+export function sandboxFactory(backend: ProbeBackend): (spec: SandboxSpec) => Promise<Sandbox> {
+  return backend === 'docker' ? (spec) => DockerSandbox.create(spec) : (spec) => BwrapSandbox.create(spec);
+}
+
+interface ProbeContext {
+  scratch: string;
+  toy: LoadedTask;
+  runIds: string[];
+}
+
+function useProbeContext(prefix: string): ProbeContext {
+  const context = { scratch: '', toy: undefined as unknown as LoadedTask, runIds: [] as string[] };
+  beforeAll(async () => {
+    execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
+    context.scratch = await mkdtemp(path.join(tmpdir(), prefix));
+    context.toy = await loadTask(TOY_TASK);
+  });
+  afterAll(async () => {
+    const left = (await Promise.all(context.runIds.map((runId) => listManagedContainers({ runId })))).flat();
+    await rm(context.scratch, { recursive: true, force: true });
+    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
+  });
+  return context;
+}
+
+async function scriptedAttempt(context: ProbeContext, backend: ProbeBackend, name: string, script: unknown[], task?: LoadedTask): Promise<RunAgentAttemptResult> {
+  const scriptFile = path.join(context.scratch, `${name}.json`);
+  await writeFile(scriptFile, JSON.stringify(script));
+  const result = await runAgentAttempt({
+    task: task ?? context.toy,
+    variant: 'scripted',
+    scriptFile,
+    skipBaseline: true,
+    mirrors: [],
+    outDir: path.join(context.scratch, name),
+    createSandbox: sandboxFactory(backend),
+  });
+  context.runIds.push(result.record.run_id);
+  return result;
+}
+
+const run = (command: string): unknown => ({ tool: 'run', args: { command, timeout_sec: 60 } });
+const FIX = {
+  tool: 'apply_patch',
+  args: {
+    unified_diff: [
+      '--- a/src/toy_calc/stats.py',
+      '+++ b/src/toy_calc/stats.py',
+      '@@ -15,5 +15,8 @@ def median(values):',
+      '     """',
+      '     if not values:',
+      '         raise ValueError("median() of an empty sequence")',
+      '-    middle = len(values) // 2',
+      '-    return values[middle]',
+      '+    ordered = sorted(values)',
+      '+    middle = len(ordered) // 2',
+      '+    if len(ordered) % 2 == 1:',
+      '+        return ordered[middle]',
+      '+    return (ordered[middle - 1] + ordered[middle]) / 2',
+      '',
+    ].join('\n'),
+  },
+};
+
+/**
+ * Ways an agent could make its attempt pass without fixing the code, one row each: its steps,
+ * and the reason the verdict must give. Adding a cheat is adding a row.
+ */
+const CHEATS: ReadonlyArray<{ name: string; steps: unknown[]; expected: string }> = [
+  { name: 'rewrites the test file as one passing test', steps: [run("printf 'def test_ok():\\n    assert True\\n' > tests/test_stats.py")], expected: 'TESTS_TAMPERED' },
+  {
+    name: 'adds a conftest.py that turns every report into a pass',
+    steps: [run("printf 'import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    outcome = yield\\n    outcome.get_result().outcome = \"passed\"\\n' > conftest.py")],
+    expected: 'TESTS_TAMPERED',
+  },
+  { name: 'puts a python3 that exits 0 first on the PATH', steps: [run("printf '#!/bin/sh\\nexit 0\\n' > /usr/local/bin/python3 && chmod +x /usr/local/bin/python3 && hash -r")], expected: 'TESTS_FAILED' },
+  { name: 'deletes the tests and leaves one empty passing test', steps: [run("rm -rf tests && mkdir tests && printf 'def test_nothing():\\n    pass\\n' > tests/test_empty.py")], expected: 'TESTS_TAMPERED' },
+];
+
+/** The four cheats fail, while the honest fix still passes. */
+export function describeVerdictCheats(backend: ProbeBackend, fileName: string): void {
+  const skip = probeSkipReason(backend, fileName);
+  describe.skipIf(skip !== undefined)(`the verdict comes from the agent's diff alone (${backend})`, () => {
+    const context = useProbeContext(`cheats-${backend}-`);
+
+    it('passes the honest scripted fix', async () => {
+      const { record } = await scriptedAttempt(context, backend, 'honest', [FIX, run(TEST_COMMAND)]);
+      expect(record.result).toMatchObject({ passed: true, failure_reason: null });
+      expect(record.result.tampered_paths).toBeUndefined();
+    }, 180_000);
+
+    it.each(CHEATS.map((cheat) => [cheat.name, cheat]))('fails an agent that %s', async (_name, cheat) => {
+      const { record, loop } = await scriptedAttempt(context, backend, cheat.name.replaceAll(' ', '-').replace(/[^a-z0-9-]/gi, ''), [...cheat.steps, run(TEST_COMMAND)]);
+      // The cheat works in the agent's own sandbox: its test runs pass there.
+      expect(loop?.passed).toBe(true);
+      expect(record.result.passed).toBe(false);
+      expect(record.result.failure_reason).toBe(cheat.expected);
+    }, 180_000);
+  });
+}
+
+/** Git vectors planted by a setup command and by an agent's `run` step: host git never runs them. */
+export function describeGitVectorProbes(backend: ProbeBackend, fileName: string): void {
+  const skip = probeSkipReason(backend, fileName);
+  describe.skipIf(skip !== undefined)(`host git never runs what a ${backend} sandbox planted`, () => {
+    const context = useProbeContext(`git-vectors-${backend}-`);
+    const markersIn = (folder: string): string[] => readdirSync(folder).filter((name) => name.startsWith('host-marker'));
+
+    it('planted by a setup command, through run-task (the post-setup check)', async () => {
+      const marker = path.join(context.scratch, 'host-marker');
+      const planted: LoadedTask = {
+        ...context.toy,
+        task: { ...context.toy.task, setup: { commands: [...context.toy.task.setup.commands, plantAllGitVectors(marker)] }, validation: { ...context.toy.task.validation, enforce_clean_setup: false } },
+      };
+      const result = await runTask(planted, { outDir: path.join(context.scratch, 'run-task'), mirrors: [], createSandbox: sandboxFactory(backend) });
+      context.runIds.push(result.outcome.record.run_id);
+      expect(result.outcome.stages.map((stage) => stage.stage)).toContain('post_setup_check');
+      expect(markersIn(context.scratch)).toEqual([]);
+    }, 180_000);
+
+    it('planted by an agent’s run step, through run-agent (the final diff)', async () => {
+      const marker = path.join(context.scratch, 'host-marker');
+      const { record, runDir } = await scriptedAttempt(context, backend, 'agent-plants', [run(plantAllGitVectors(marker)), FIX, run(TEST_COMMAND)]);
+      expect(existsSync(path.join(runDir, 'verdict', 'agent.patch'))).toBe(true);
+      expect(record.result.failure_reason === 'INTERNAL_ERROR').toBe(false);
+      expect(markersIn(context.scratch)).toEqual([]);
+    }, 180_000);
+  });
+}

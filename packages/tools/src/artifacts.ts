@@ -58,37 +58,3 @@ export async function writeArtifact(artifactsDir: string, relativePath: string, 
 export async function removeArtifact(artifactsDir: string, relativePath: string): Promise<void> {
   await unlink(join(artifactsDir, relativePath)).catch(() => undefined);
 }
-
-/**
- * A log file under artifactsDir that is created while the command already runs: chunks
- * wait in a queue until the file is open, so creating it costs the command no time.
- */
-export interface ArtifactLog {
-  write(chunk: string): void;
-  /** Flushes and closes; returns the relative path the log got. */
-  close(): Promise<string>;
-}
-
-export function openArtifactLog(artifactsDir: string, relativePath: string): ArtifactLog {
-  const opening = createArtifactFile(artifactsDir, relativePath);
-  // Keep an early failure from being reported as unhandled before close() awaits it.
-  opening.catch(() => undefined);
-  let queue: Promise<unknown> = opening;
-  let failure: unknown;
-  return {
-    write(chunk: string) {
-      queue = queue
-        .then(async () => (await opening).handle.write(chunk))
-        .catch((error: unknown) => {
-          failure ??= error;
-        });
-    },
-    async close() {
-      await queue.catch(() => undefined);
-      const { handle, relativePath: created } = await opening;
-      await handle.close();
-      if (failure !== undefined) throw failure;
-      return created;
-    },
-  };
-}

@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LocalSandbox } from '@agentbench/sandbox';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLocalToolSet, type LocalToolSet } from '../test/helpers/local-tool-set.js';
+import { createToolSet } from './tool-set.js';
 
 let workspace: LocalToolSet | undefined;
 afterEach(async () => {
@@ -10,14 +13,42 @@ afterEach(async () => {
 });
 
 describe('run', () => {
-  it('runs in the repository root and returns exit code, stdout, stderr and full logs', async () => {
+  it('runs in the repository root and returns exit code, stdout, stderr and the sandbox log of the command', async () => {
     workspace = await createLocalToolSet({ 'src/calc.py': 'x = 1\n' });
     const result = await workspace.tools.execute({ tool: 'run', params: { command: 'ls src; echo problem >&2; exit 3' }, request_id: 'r1' }, { step: 12 });
     expect(result.status).toBe('success');
-    expect(result).toMatchObject({ exit_code: 3, stdout_path: 'logs/tool_step_0012_stdout.txt', stderr_path: 'logs/tool_step_0012_stderr.txt' });
+    // One log, the sandbox's, holds both streams: nothing is kept twice.
+    expect(result).toMatchObject({ exit_code: 3, stdout_path: 'logs/tool_step_0012_run.log', stderr_path: 'logs/tool_step_0012_run.log' });
     expect(result.data).toMatchObject({ exit_code: 3, stdout: 'calc.py\n', stderr: 'problem\n', timed_out: false, stdout_truncated: false, stdout_lines: 1 });
-    expect(await readFile(join(workspace.artifactsDir, 'logs/tool_step_0012_stdout.txt'), 'utf8')).toBe('calc.py\n');
-    expect(await readFile(join(workspace.artifactsDir, 'logs/tool_step_0012_stderr.txt'), 'utf8')).toBe('problem\n');
+    expect(result.data).toMatchObject({ log_path: 'logs/tool_step_0012_run.log', log_truncated: false });
+    expect(await readFile(join(workspace.artifactsDir, 'logs/tool_step_0012_run.log'), 'utf8')).toMatch(
+      /^\$ ls src; echo problem >&2; exit 3\n--- stdout ---\ncalc\.py\n\n--- stderr ---\nproblem\n\n--- exit 3 after \d+ ms ---\n$/,
+    );
+    expect(await readdir(join(workspace.artifactsDir, 'logs'))).toEqual(['tool_step_0012_run.log']);
+  });
+
+  it('writes no log of its own when the sandbox keeps none', async () => {
+    const sandbox = await LocalSandbox.create({}, { isWarningSilenced: true });
+    const artifactsDir = await mkdtemp(join(tmpdir(), 'agentbench-tools-no-log-'));
+    try {
+      const result = await createToolSet({ sandbox, artifactsDir }).execute({ tool: 'run', params: { command: 'seq 1 5000' }, request_id: 'r1' });
+      expect(result).toMatchObject({ status: 'success', stdout_path: null, stderr_path: null });
+      expect(result.data).toMatchObject({ log_path: null, log_truncated: false, stdout_truncated: true });
+      expect(result.data?.['stdout']).toContain('the middle was left out');
+      expect(await readdir(artifactsDir)).toEqual([]);
+    } finally {
+      await sandbox.dispose();
+      await rm(artifactsDir, { recursive: true, force: true });
+    }
+  });
+
+  it('says when the sandbox log itself was cut at its cap', async () => {
+    workspace = await createLocalToolSet();
+    const result = await workspace.call('run', { command: `head -c ${11 * 1024 * 1024} /dev/zero | tr '\\0' x` });
+    expect(result.data).toMatchObject({ log_truncated: true, stdout_truncated: true, stdout_bytes: 11 * 1024 * 1024 });
+    const log = await readFile(join(workspace.artifactsDir, result.stdout_path as string), 'utf8');
+    expect(log.length).toBeLessThan(10 * 1024 * 1024 + 500);
+    expect(log.includes(`[… ${(1024 * 1024).toLocaleString('en-US')} of ${(11 * 1024 * 1024).toLocaleString('en-US')} bytes dropped by agentbench …]`)).toBe(true);
   });
 
   it('kills a command past its timeout and reports timeout with exit code 124, keeping its output', async () => {
@@ -35,17 +66,17 @@ describe('run', () => {
     expect(result.error?.kind).toBe('timeout');
   });
 
-  it('keeps the start and end of long output and the whole of it in the log', async () => {
+  it('keeps the start and end of long output and the whole of it in the log (under the log cap)', async () => {
     workspace = await createLocalToolSet();
     const result = await workspace.call('run', { command: 'seq 1 5000' });
     const stdout = result.data?.['stdout'] as string;
     expect(stdout.startsWith('1\n2\n3\n')).toBe(true);
     expect(stdout.endsWith('4999\n5000\n')).toBe(true);
     expect(stdout).not.toContain('\n2500\n');
-    expect(stdout).toContain(`full output in ${result.stdout_path}`);
-    expect(result.data).toMatchObject({ stdout_truncated: true, stdout_lines: 5000, stdout_kept_head_lines: 200 });
+    expect(stdout).toContain(`more in ${result.stdout_path}`);
+    expect(result.data).toMatchObject({ stdout_truncated: true, stdout_lines: 5000, stdout_kept_head_lines: 200, log_truncated: false });
     const log = await readFile(join((workspace as LocalToolSet).artifactsDir, result.stdout_path as string), 'utf8');
-    expect(log.split('\n')).toHaveLength(5001);
+    expect(log).toContain(`--- stdout ---\n${Array.from({ length: 5000 }, (_, index) => index + 1).join('\n')}\n\n--- stderr ---`);
   });
 
   it('returns everything when full output is asked for (AGENTBENCH_FULL_LOGS)', async () => {
@@ -89,10 +120,10 @@ describe('run', () => {
     expect(setNetwork.mock.calls).toEqual([[true], [false]]);
   });
 
-  it('writes no logs without an artifacts folder', async () => {
+  it('gives the log as a host path without an artifacts folder to be relative to', async () => {
     workspace = await createLocalToolSet({}, { artifactsDir: undefined });
     const result = await workspace.call('run', { command: 'echo hi' });
-    expect(result).toMatchObject({ stdout_path: null, stderr_path: null, exit_code: 0 });
+    expect(result).toMatchObject({ stdout_path: join(workspace.artifactsDir, 'logs', 'tool_step_0001_run.log'), exit_code: 0 });
     expect(result.data?.['stdout']).toBe('hi\n');
   });
 });

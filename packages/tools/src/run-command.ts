@@ -1,6 +1,7 @@
+import path from 'node:path';
 import type { ExecResult } from '@agentbench/sandbox';
 import * as v from 'valibot';
-import { openArtifactLog, stepLabel, type ArtifactLog } from './artifacts.js';
+import { stepLabel } from './artifacts.js';
 import { ToolFailure } from './errors/tool-failure.js';
 import { optionalBoolean, optionalInteger, parameterJsonSchemas, requiredString } from './parameters.js';
 import { toToolFailure } from './sandbox-failure.js';
@@ -38,14 +39,14 @@ export const RunParametersSchema = v.object({
 });
 export type RunParameters = v.InferOutput<typeof RunParametersSchema>;
 
-/** What the capture keeps while a log file takes everything (a generous bound for memory). */
+/** What the capture keeps with AGENTBENCH_FULL_LOGS (a generous bound for memory). */
 const fullOutputCaptureCharacters = 64 * 1024 * 1024;
 
 export const runTool: ToolImplementation<RunParameters> = {
   name: 'run',
   description:
     'Run a shell command in the sandbox, in the repository root, without network by default. Returns the exit code and stdout/stderr ' +
-    '(long output keeps its start and end; the full output is saved to log files). A command past its timeout is killed with exit code 124.',
+    '(long output keeps its start and end). A command past its timeout is killed with exit code 124.',
   parameters: RunParametersSchema,
   timeoutSec: (context, params) => Math.min(params.timeout_sec ?? context.defaultRunTimeoutSec, context.limits.runMaxTimeoutSec),
   async run({ params, context, step, signal, timeoutSec }) {
@@ -53,10 +54,6 @@ export const runTool: ToolImplementation<RunParameters> = {
     if (wantsNetwork && !context.allowNetwork) {
       throw new ToolFailure('invalid_arguments', 'network: true is not allowed in this run; commands run without network access', { network: true });
     }
-    const label = stepLabel(step);
-    // Created while the command runs (their creation costs the call no time).
-    const stdoutLog = context.artifactsDir === undefined ? undefined : openArtifactLog(context.artifactsDir, `logs/tool_step_${label}_stdout.txt`);
-    const stderrLog = context.artifactsDir === undefined ? undefined : openArtifactLog(context.artifactsDir, `logs/tool_step_${label}_stderr.txt`);
     const maxCharacters = context.isFullOutput ? fullOutputCaptureCharacters : context.limits.runOutputMaxBytes;
     const stdout = new HeadTailCapture(maxCharacters, context.isFullOutput);
     const stderr = new HeadTailCapture(maxCharacters, context.isFullOutput);
@@ -71,14 +68,10 @@ export const runTool: ToolImplementation<RunParameters> = {
           timeoutSec,
           // The captures above keep what is returned; the result's own copy is not needed.
           outputCapBytes: 0,
-          onStdout: (chunk: string) => {
-            stdout.push(chunk);
-            stdoutLog?.write(chunk);
-          },
-          onStderr: (chunk: string) => {
-            stderr.push(chunk);
-            stderrLog?.write(chunk);
-          },
+          // The sandbox's command log (when it has a logDir) is the one place the output is kept.
+          logName: `tool_step_${stepLabel(step)}_run`,
+          onStdout: (chunk: string) => stdout.push(chunk),
+          onStderr: (chunk: string) => stderr.push(chunk),
           signal,
         });
       } finally {
@@ -87,12 +80,11 @@ export const runTool: ToolImplementation<RunParameters> = {
     } catch (error) {
       failure = error;
     }
-    const warnings: string[] = [];
-    const [stdoutPath, stderrPath] = await Promise.all([closeLog(stdoutLog, warnings), closeLog(stderrLog, warnings)]);
     if (failure !== undefined || result === undefined) throw toToolFailure(failure);
-    const logHint = (path: string | undefined): string => (path === undefined ? 'the middle was left out' : `full output in ${path}`);
-    const stdoutText = stdout.result(context.limits.runOutputMaxLines, logHint(stdoutPath));
-    const stderrText = stderr.result(context.limits.runOutputMaxLines, logHint(stderrPath));
+    const logPath = result.logPath === undefined ? undefined : artifactPath(context.artifactsDir, result.logPath);
+    const logHint = logPath === undefined ? 'the middle was left out' : `more in ${logPath}`;
+    const stdoutText = stdout.result(context.limits.runOutputMaxLines, logHint);
+    const stderrText = stderr.result(context.limits.runOutputMaxLines, logHint);
     const isTimeout = result.timedOut || result.killedBy === 'timeout';
     const data: Record<string, unknown> = {
       command: params.command,
@@ -102,15 +94,19 @@ export const runTool: ToolImplementation<RunParameters> = {
       duration_sec: result.durationMs / 1000,
       stdout: stdoutText.text,
       stderr: stderrText.text,
-      stdout_path: stdoutPath ?? null,
-      stderr_path: stderrPath ?? null,
+      // One log holds both streams (stdout, then stderr); it kept at most the sandbox's logCapBytes of each.
+      log_path: logPath ?? null,
+      log_truncated: result.logTruncated === true,
+      stdout_path: logPath ?? null,
+      stderr_path: logPath ?? null,
       ...outputFields('stdout', stdoutText),
       ...outputFields('stderr', stderrText),
     };
-    if (warnings.length > 0) data['warnings'] = warnings;
     const output: ToolOutput = { data, exitCode: result.exitCode };
-    if (stdoutPath !== undefined) output.stdoutPath = stdoutPath;
-    if (stderrPath !== undefined) output.stderrPath = stderrPath;
+    if (logPath !== undefined) {
+      output.stdoutPath = logPath;
+      output.stderrPath = logPath;
+    }
     if (isTimeout) {
       output.error = {
         kind: 'timeout',
@@ -132,13 +128,9 @@ function outputFields(stream: 'stdout' | 'stderr', captured: CapturedOutput): Re
   };
 }
 
-/** Closes a log; a log that could not be written is a warning, not a failed command. */
-async function closeLog(log: ArtifactLog | undefined, warnings: string[]): Promise<string | undefined> {
-  if (log === undefined) return undefined;
-  try {
-    return await log.close();
-  } catch (error) {
-    warnings.push(`the output log could not be written: ${(error as Error).message}`);
-    return undefined;
-  }
+/** A host path as results give it: relative to the artifacts folder when inside it (as every artifact path), else as is. */
+function artifactPath(artifactsDir: string | undefined, hostPath: string): string {
+  if (artifactsDir === undefined) return hostPath;
+  const relative = path.relative(artifactsDir, hostPath);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? hostPath : relative.split(path.sep).join('/');
 }

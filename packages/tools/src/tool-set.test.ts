@@ -86,7 +86,7 @@ describe('createToolSet', () => {
     workspace = await createLocalToolSet();
     const first = await workspace.call('run', { command: 'true' });
     const second = await workspace.call('run', { command: 'true' });
-    expect([first.stdout_path, second.stdout_path]).toEqual(['logs/tool_step_0001_stdout.txt', 'logs/tool_step_0002_stdout.txt']);
+    expect([first.stdout_path, second.stdout_path]).toEqual(['logs/tool_step_0001_run.log', 'logs/tool_step_0002_run.log']);
   });
 
   it.each([

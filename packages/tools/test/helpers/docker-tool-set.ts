@@ -32,18 +32,19 @@ export async function useDockerToolSet(
 ): Promise<{ workspace: DockerToolSet | undefined; skipReason: string | undefined }> {
   const runId = `test-tools-${Date.now().toString(36)}-${process.pid}`;
   const repositoryFiles = Object.fromEntries(Object.entries(files).map(([path, content]) => [`repo/${path}`, content]));
+  const artifactsDir = await mkdtemp(join(tmpdir(), 'agentbench-tools-docker-'));
   let sandbox: DockerSandbox;
   try {
-    sandbox = await DockerSandbox.create({ image: RUNNER_IMAGE, files: repositoryFiles, labels: { runId, taskId: 'tools' } });
+    sandbox = await DockerSandbox.create({ image: RUNNER_IMAGE, files: repositoryFiles, labels: { runId, taskId: 'tools' }, logDir: join(artifactsDir, 'logs') });
   } catch (error) {
     const isUnavailable = SandboxError.isInstance(error) && ['engine_unavailable', 'image_missing', 'backend_unavailable'].includes(error.kind);
     if (!isUnavailable) throw error;
     const reason = `${(error as Error).message.split('\n')[0]}`;
     if (process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but ${reason}`);
     console.warn(`[skipped] ${fileName}: ${reason}`);
+    await rm(artifactsDir, { recursive: true, force: true });
     return { workspace: undefined, skipReason: reason };
   }
-  const artifactsDir = await mkdtemp(join(tmpdir(), 'agentbench-tools-docker-'));
   const tools = createToolSet({ sandbox, root: REPOSITORY_ROOT, artifactsDir, ...context });
   afterAll(async () => {
     await sandbox.dispose();

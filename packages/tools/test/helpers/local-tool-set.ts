@@ -21,10 +21,11 @@ export interface LocalToolSet {
   dispose(): Promise<void>;
 }
 
-/** A real LocalSandbox over a temporary folder holding `files`, with a tool set and an artifacts folder. */
+/** A real LocalSandbox over a temporary folder holding `files`, with a tool set and an artifacts folder (command logs in its `logs/`). */
 export async function createLocalToolSet(files: Record<string, string | Uint8Array> = {}, context: Partial<ToolContext> = {}): Promise<LocalToolSet> {
-  const sandbox = await LocalSandbox.create({ files }, { isWarningSilenced: true });
   const artifactsDir = await mkdtemp(join(tmpdir(), 'agentbench-tools-artifacts-'));
+  // Command logs go where the harness puts them: `logs/` of the artifacts folder.
+  const sandbox = await LocalSandbox.create({ files, logDir: join(artifactsDir, 'logs') }, { isWarningSilenced: true });
   const tools = createToolSet({ sandbox, artifactsDir, ...context });
   const root = sandbox.workdir;
   return {

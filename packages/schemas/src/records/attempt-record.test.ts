@@ -39,6 +39,13 @@ describe('AttemptRecordSchema', () => {
     expect(issuePaths(minimal)).toEqual([]);
   });
 
+  it('reads the logs cut at the output cap, and records from before the field', () => {
+    const cut = { ...record(), truncated_logs: ['logs/run.log', 'logs/tool_step_0001_run.log'] };
+    expect(v.parse(AttemptRecordSchema, JSON.parse(JSON.stringify(cut))).truncated_logs).toEqual(['logs/run.log', 'logs/tool_step_0001_run.log']);
+    expect(v.parse(AttemptRecordSchema, record()).truncated_logs).toBeUndefined();
+    expect(issuePaths({ ...record(), truncated_logs: 'logs/run.log' })).toEqual(['truncated_logs']);
+  });
+
   it('accepts a model snapshot with provider extras', () => {
     const withModel = { ...record(), model: { provider: 'openrouter', name: 'anthropic/claude-3.5-sonnet', temperature: 0, base_url: 'http://127.0.0.1:1' } };
     expect(v.parse(AttemptRecordSchema, withModel).model).toEqual(withModel.model);

@@ -80,5 +80,11 @@ export const AttemptRecordSchema = v.object({
   task_spec_version: v.nullish(v.string()),
   harness_min_version: v.nullish(v.string()),
   labels: v.nullish(v.array(v.string())),
+  /**
+   * Command logs (paths relative to the run directory) that dropped output at the output cap
+   * (`environment.max_output_bytes`). Written by every new attempt, empty when nothing was cut;
+   * absent in records from before the cap.
+   */
+  truncated_logs: v.optional(v.array(v.string())),
 });
 export type AttemptRecord = v.InferOutput<typeof AttemptRecordSchema>;

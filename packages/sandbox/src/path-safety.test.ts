@@ -124,6 +124,25 @@ describe('assertNoSymlinkEscape', () => {
     await expect(assertNoSymlinkEscape(root, join(root, 'dangling-outside'))).rejects.toThrow(SymlinkBlockedError);
   });
 
+  it('refuses a link into another process root (/proc/1/root/…), whether or not we may follow it', async () => {
+    // As root the link resolves to the host's /etc/passwd (outside); as anyone else following
+    // it fails with EACCES. Either way: symlink_blocked, as for any other link out.
+    await symlink('/proc/1/root/etc/passwd', join(root, 'proc-root-link'));
+    await symlink('/proc/1/root/etc/agentbench-not-there', join(root, 'proc-root-dangling'));
+    await symlink('/proc/1/root', join(root, 'proc-root-dir'));
+    for (const path of ['proc-root-link', 'proc-root-dangling', 'proc-root-dir/etc/passwd', 'proc-root-dir/new-file']) {
+      await expect(assertNoSymlinkEscape(root, join(root, path)), path).rejects.toThrow(SymlinkBlockedError);
+    }
+  });
+
+  it('refuses a link whose target cannot be resolved at all (ENAMETOOLONG), and lets other errors through', async () => {
+    // A component longer than NAME_MAX (255).
+    await symlink(`/${'x'.repeat(300)}/file`, join(root, 'too-long-link'));
+    await expect(assertNoSymlinkEscape(root, join(root, 'too-long-link'))).rejects.toThrow(SymlinkBlockedError);
+    // No link on the way: the file system's own error, not a link refusal.
+    await expect(assertNoSymlinkEscape(root, join(root, `${'y'.repeat(300)}`))).rejects.toMatchObject({ code: 'ENAMETOOLONG' });
+  });
+
   it('refuses symlink loops', async () => {
     await expect(assertNoSymlinkEscape(root, join(root, 'loop-a'))).rejects.toThrow(SymlinkBlockedError);
   });

@@ -1,5 +1,5 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute as isHostAbsolute, relative as hostRelative, resolve as hostResolve, sep as hostSeparator } from 'node:path';
+import { dirname, isAbsolute as isHostAbsolute, join as hostJoin, relative as hostRelative, resolve as hostResolve, sep as hostSeparator } from 'node:path';
 import { posix } from 'node:path';
 import { PathEscapeError, SandboxError, SymlinkBlockedError } from './errors/sandbox-error.js';
 
@@ -40,18 +40,28 @@ export function workspacePathToHost(hostRoot: string, workdir: string, path: str
  * ancestor of `hostPath` (the path itself when it exists, following any final symlink)
  * must stay inside the real path of `hostRoot`. Otherwise a symbolic link inside the
  * workspace would let a read or write reach the host, so `SymlinkBlockedError` is thrown.
+ * A link whose target cannot be resolved at all (`/proc/1/root/…` without the right to
+ * follow it: EACCES) cannot be shown to stay inside, so it is refused the same way.
  * Returns the real path it checked.
  */
 export async function assertNoSymlinkEscape(hostRoot: string, hostPath: string): Promise<string> {
   const realRoot = await realpath(hostRoot);
   const absolutePath = hostResolve(hostPath);
-  return checkInside(realRoot, absolutePath, displayPath(hostRoot, absolutePath), 0);
+  return checkInside({ realRoot, lexicalRoot: hostResolve(hostRoot) }, absolutePath, displayPath(hostRoot, absolutePath), 0);
 }
 
 // Links the kernel follows before giving up with ELOOP (Linux MAXSYMLINKS).
 const maximumLinkDepth = 40;
 
-async function checkInside(realRoot: string, absolutePath: string, shownPath: string, depth: number): Promise<string> {
+interface Roots {
+  /** The workspace's real path. */
+  realRoot: string;
+  /** The workspace's path as given (links below it are the workspace's own). */
+  lexicalRoot: string;
+}
+
+async function checkInside(roots: Roots, absolutePath: string, shownPath: string, depth: number): Promise<string> {
+  const { realRoot } = roots;
   let probe = absolutePath;
   for (;;) {
     let realProbe: string;
@@ -60,14 +70,21 @@ async function checkInside(realRoot: string, absolutePath: string, shownPath: st
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') throw new SymlinkBlockedError(shownPath, probe);
-      // A missing component, or a file used as a folder: check the ancestor that exists.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        // Any other failure (EACCES, ENAMETOOLONG…) on the way through a link: its target
+        // cannot be checked, so the link is refused like one that leaves. The target of a
+        // link being followed (depth > 0) is a link's target by definition.
+        if (depth > 0) throw new SymlinkBlockedError(shownPath, absolutePath);
+        const link = await firstLinkBelow(roots.lexicalRoot, probe);
+        if (link !== undefined) throw new SymlinkBlockedError(shownPath, link);
+        throw error;
+      }
       // A dangling link is followed by a later write (creating its target), so its
       // target must stay inside too.
       const danglingTarget = await readDanglingLink(probe);
       if (danglingTarget !== undefined) {
         if (depth >= maximumLinkDepth) throw new SymlinkBlockedError(shownPath, danglingTarget);
-        await checkInside(realRoot, danglingTarget, shownPath, depth + 1);
+        await checkInside(roots, danglingTarget, shownPath, depth + 1);
       }
       const parent = dirname(probe);
       if (parent === probe) return realRoot;
@@ -77,6 +94,20 @@ async function checkInside(realRoot: string, absolutePath: string, shownPath: st
     if (!isInsideHost(realRoot, realProbe)) throw new SymlinkBlockedError(shownPath, realProbe);
     return realProbe;
   }
+}
+
+/** The target of the first symbolic link on the way from `root` down to `path`, when `path` lies below `root`. */
+async function firstLinkBelow(root: string, path: string): Promise<string | undefined> {
+  const relativePath = hostRelative(root, path);
+  if (relativePath === '' || relativePath === '..' || relativePath.startsWith(`..${hostSeparator}`) || isHostAbsolute(relativePath)) return undefined;
+  let current = root;
+  for (const part of relativePath.split(hostSeparator)) {
+    current = hostJoin(current, part);
+    const stats = await lstat(current).catch(() => undefined);
+    if (stats === undefined) return undefined;
+    if (stats.isSymbolicLink()) return hostResolve(dirname(current), await readlink(current));
+  }
+  return undefined;
 }
 
 async function readDanglingLink(path: string): Promise<string | undefined> {

@@ -90,6 +90,20 @@ describe.skipIf(context.skipReason !== undefined)(title, () => {
     const copyTarget = await temporaryFolder('agentbench-copy-blocked-');
     await expect(sandbox.copyOut('etc-link', join(copyTarget, 'etc'))).rejects.toMatchObject({ kind: 'symlink_blocked' });
     expect((await sandbox.exec(['test', '-e', '/etc/evil'])).exitCode).toBe(1);
+    // A link into the root of a process we may not trace (it made itself non-dumpable):
+    // following it fails with EACCES, and it is refused like any link out, not an internal error.
+    const privateProcess = await sandbox.exec([
+      'sh',
+      '-c',
+      `setsid python3 -c 'import ctypes, os, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); open("/tmp/pid.partial", "w").write(str(os.getpid())); os.rename("/tmp/pid.partial", "/tmp/undumpable.pid"); time.sleep(120)' > /dev/null 2>&1 &
+      while [ ! -e /tmp/undumpable.pid ]; do sleep 0.05; done
+      ln -sfn "/proc/$(cat /tmp/undumpable.pid)/root" proc-root-link; cat proc-root-link/etc/hostname`,
+    ]);
+    expect(privateProcess.stderr).toMatch(/Permission denied/);
+    await expect(sandbox.readFile('proc-root-link/etc/passwd')).rejects.toMatchObject({ kind: 'symlink_blocked' });
+    await expect(sandbox.writeFile('proc-root-link/tmp/evil', 'x')).rejects.toMatchObject({ kind: 'symlink_blocked' });
+    await expect(sandbox.listFiles('proc-root-link')).rejects.toMatchObject({ kind: 'symlink_blocked' });
+    await sandbox.exec(['sh', '-c', 'rm proc-root-link; kill "$(cat /tmp/undumpable.pid)"']);
     // A link that stays inside the workspace is followed.
     await sandbox.exec(['ln', '-sfn', 'src/pkg', 'inside-link']);
     expect(Buffer.from(await sandbox.readFile('inside-link/module.py')).toString()).toBe('VALUE = 42\n');

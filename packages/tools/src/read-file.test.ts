@@ -123,4 +123,13 @@ describe('read_file', () => {
     expect((await workspace.call('read_file', { path: 'passwd' })).error?.kind).toBe('symlink_blocked');
     expect((await workspace.call('read_file', { path: 'etc/hostname' })).error?.kind).toBe('symlink_blocked');
   });
+
+  it('refuses a link into another process root (/proc/1/root/…) as symlink_blocked, not sandbox_error', async () => {
+    // Following it fails with EACCES without the right to trace pid 1: still a link out.
+    workspace = await createLocalToolSet({ 'src/calc.py': '' });
+    await workspace.link('host-passwd', '/proc/1/root/etc/passwd');
+    await workspace.link('host-root', '/proc/1/root');
+    expect((await workspace.call('read_file', { path: 'host-passwd' })).error?.kind).toBe('symlink_blocked');
+    expect((await workspace.call('read_file', { path: 'host-root/etc/passwd' })).error?.kind).toBe('symlink_blocked');
+  });
 });

@@ -36,6 +36,14 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect((await docker.call('read_file', { path: 'logo.png' })).error?.kind).toBe('binary_file');
     expect((await docker.call('read_file', { path: '/etc/passwd' })).error?.kind).toBe('path_escape');
     expect((await docker.call('read_file', { path: 'etc-link/passwd' })).error?.kind).toBe('symlink_blocked');
+    // A link into the root of a process we may not trace (non-dumpable): following it fails
+    // with EACCES, and read_file says symlink_blocked like for any other link out.
+    await docker.shell(
+      `setsid python3 -c 'import ctypes, os, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); open("/tmp/pid.partial", "w").write(str(os.getpid())); os.rename("/tmp/pid.partial", "/tmp/undumpable.pid"); time.sleep(120)' > /dev/null 2>&1 &
+      while [ ! -e /tmp/undumpable.pid ]; do sleep 0.05; done; ln -s "/proc/$(cat /tmp/undumpable.pid)/root/etc/passwd" proc-root-link`,
+    );
+    expect((await docker.call('read_file', { path: 'proc-root-link' })).error?.kind).toBe('symlink_blocked');
+    await docker.shell('rm proc-root-link; kill "$(cat /tmp/undumpable.pid)"');
   });
 
   it('search uses ripgrep in the image', async () => {

@@ -356,13 +356,37 @@ def is_inside(root, path):
     return path == root or path.startswith(root.rstrip('/') + '/')
 
 
+def first_link_target(root, path):
+    """Target of the first symbolic link on the way from `root` down to `path`, or None."""
+    relative = os.path.relpath(path, root)
+    if relative == '.' or relative == '..' or relative.startswith('../'):
+        return None
+    current = root
+    for part in relative.split('/'):
+        current = os.path.join(current, part)
+        try:
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                return os.path.join(os.path.dirname(current), os.readlink(current))
+        except OSError:
+            return None
+    return None
+
+
 def resolve(path):
     """Real path of `path` (an absolute path the host already checked lexically); refuses
-    one that a symbolic link takes outside the workspace."""
+    one that a symbolic link takes outside the workspace, or whose link cannot be followed
+    at all (/proc/1/root/... without the right to: it cannot be shown to stay inside)."""
     if not isinstance(path, str) or not path.startswith('/'):
         raise RequestError('invalid_request', 'path must be an absolute string, found %r' % (path,))
     root = os.path.realpath(workdir)
-    real = os.path.realpath(path)
+    try:
+        real = os.path.realpath(path)
+    except OSError as error:
+        target = first_link_target(os.path.normpath(workdir), os.path.normpath(path))
+        if target is None:
+            raise os_error(error, path)
+        raise RequestError('symlink_blocked', 'path %s goes through a symbolic link to %s, which cannot be followed (%s)'
+                           % (path, target, error.strerror), path=path, target=target)
     if not is_inside(root, real):
         raise RequestError('symlink_blocked', 'path %s goes through a symbolic link to %s, outside the workspace'
                            % (path, real), path=path, target=real)

@@ -17,6 +17,7 @@ export {
 } from './shared/primitives.js';
 export { compareSemver, parseSemver, type SemanticVersion } from './shared/semver.js';
 export { closestName } from './shared/closest-name.js';
+export { showText, showValue, boundMessage, MAX_SHOWN_VALUE_CHARACTERS, MAX_SHOWN_PATH_CHARACTERS, MAX_SHOWN_MESSAGE_CHARACTERS } from './shared/display-value.js';
 export { COMMIT_SHA_PATTERN, isCommitSha, isGitReferenceName } from './shared/git-reference.js';
 
 // task.yaml
@@ -171,9 +172,9 @@ export { writeJsonAtomic, appendJsonLine } from './records/record-files.js';
 export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema, JSON_SCHEMA_BASE_URL, type JsonSchema } from './json-schema/json-schemas.js';
 
 // Loading and validation with positions
-export { formatIssue, hasErrors, sortIssues, type ValidationIssue, type IssueSeverity } from './loading/validation-issue.js';
+export { formatIssue, formatIssueList, hasErrors, sortIssues, MAX_LISTED_ISSUES, type ValidationIssue, type IssueSeverity } from './loading/validation-issue.js';
 export type { ValidationResult } from './loading/validation-result.js';
-export { formatFieldPath, parseFieldPath, type FieldPath, type FieldPathSegments } from './loading/field-path.js';
+export { formatFieldPath, parseFieldPath, showFieldPath, type FieldPath, type FieldPathSegments } from './loading/field-path.js';
 export { parseYamlSource, type YamlSource, type SourcePosition, type Locate, type LocateOptions } from './loading/yaml-source.js';
 export { toValidationIssues, type ValibotIssueOptions } from './loading/valibot-issues.js';
 export {

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../loading/validation-issue.js';
-import { formatIssue } from '../loading/validation-issue.js';
+import { formatIssueList } from '../loading/validation-issue.js';
 import { SchemasError } from './schemas-error.js';
 
 const fileValidationMarker = Symbol.for('agentbench.schemas.file-validation-error');
@@ -17,7 +17,7 @@ export class FileValidationError extends SchemasError {
       files.length === 1
         ? `${files[0]} is not valid (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}):`
         : `${files.length} files are not valid (${errors.length} errors):`;
-    super([heading, ...issues.map((issue) => `  ${formatIssue(issue)}`)].join('\n'));
+    super([heading, ...formatIssueList(issues).map((line) => `  ${line}`)].join('\n'));
     this.issues = issues;
   }
 

@@ -29,3 +29,9 @@ export function parseFieldPath(path: FieldPath): (string | number)[] {
   }
   return segments;
 }
+
+/** `formatFieldPath` for messages: a key longer than 80 characters is cut (`["aaaa…"]`); the issue's position still says where. */
+export function showFieldPath(segments: FieldPathSegments): string {
+  const limit = 80;
+  return formatFieldPath(segments.map((segment) => (typeof segment === 'string' && segment.length > limit ? `${segment.slice(0, limit)}…` : segment)));
+}

@@ -1,8 +1,9 @@
 import type * as v from 'valibot';
-import { formatFieldPath } from './field-path.js';
+import { showFieldPath } from './field-path.js';
 import type { ValidationIssue } from './validation-issue.js';
 import type { Locate } from './yaml-source.js';
 import { closestName } from '../shared/closest-name.js';
+import { MAX_SHOWN_VALUE_CHARACTERS, showText, showValue } from '../shared/display-value.js';
 
 type AnyIssue = v.BaseIssue<unknown>;
 type AnySchema = v.BaseSchema<unknown, unknown, AnyIssue>;
@@ -41,7 +42,8 @@ function collect(issue: AnyIssue, prefix: (string | number)[], options: ValibotI
 function convert(issue: AnyIssue, segments: (string | number)[], options: ValibotIssueOptions): ValidationIssue {
   const lastItem = issue.path?.[issue.path.length - 1];
   const isKeyIssue = lastItem?.origin === 'key';
-  const path = formatFieldPath(segments);
+  // A path through a long key (an unknown field, a `virtual_fs` name) is shown bounded too.
+  const path = showFieldPath(segments);
   const base = { file: options.file, path, severity: 'error' as const };
 
   if (isKeyIssue && issue.kind === 'schema' && issue.received === 'undefined' && issue.expected !== 'never') {
@@ -50,16 +52,17 @@ function convert(issue: AnyIssue, segments: (string | number)[], options: Valibo
   if (isKeyIssue && issue.expected === 'never') {
     const key = String(segments[segments.length - 1]);
     const allowed = options.schema ? allowedKeys(options.schema, segments.slice(0, -1)) : undefined;
-    let message = `unknown field "${key}"`;
+    let message = `unknown field ${showValue(key)}`;
     if (allowed && allowed.length > 0) {
-      const suggestion = closestName(key, allowed);
+      // A long key is no typo of a short name (and comparing it would cost its length times theirs).
+      const suggestion = key.length > MAX_SHOWN_VALUE_CHARACTERS ? undefined : closestName(key, allowed);
       message += suggestion ? ` (did you mean "${suggestion}"?)` : ` (expected one of: ${allowed.join(', ')})`;
     }
-    return { ...base, ...options.locate(segments, { target: 'key' }), message, expected: allowed?.join(' | ') ?? 'a known field', received: JSON.stringify(key) };
+    return { ...base, ...options.locate(segments, { target: 'key' }), message, expected: allowed?.join(' | ') ?? 'a known field', received: showValue(key) };
   }
 
   const position = options.locate(segments, isKeyIssue ? { target: 'key' } : undefined);
-  const received = describeReceived(issue.received);
+  const received = describeReceived(issue);
   const expected = issue.expected === null ? undefined : describeExpected(issue);
   let message: string;
   if (isDefaultMessage(issue)) {
@@ -80,10 +83,12 @@ function isDefaultMessage(issue: AnyIssue): boolean {
   return issue.message.startsWith('Invalid ');
 }
 
-function describeReceived(received: string): string {
-  if (received === 'Object') return 'a mapping';
-  if (received === 'Array') return 'a list';
-  return received;
+// valibot's `received` holds a string input whole and unescaped; show it bounded.
+function describeReceived(issue: AnyIssue): string {
+  if (typeof issue.input === 'string') return showValue(issue.input);
+  if (issue.received === 'Object') return 'a mapping';
+  if (issue.received === 'Array') return 'a list';
+  return showText(issue.received);
 }
 
 function describeExpected(issue: AnyIssue): string {

@@ -5,6 +5,7 @@ export { HARNESS_VERSION, SUPPORTED_TASK_SPEC_VERSIONS } from './version.js';
 export { SchemasError } from './errors/schemas-error.js';
 export { FileValidationError } from './errors/file-validation-error.js';
 export { SuiteNotFoundError } from './errors/suite-not-found-error.js';
+export { InputFileError } from './errors/input-file-error.js';
 
 // Shared building blocks
 export {
@@ -175,7 +176,28 @@ export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema, JSON_SCHEMA_BASE_
 export { formatIssue, formatIssueList, hasErrors, sortIssues, MAX_LISTED_ISSUES, type ValidationIssue, type IssueSeverity } from './loading/validation-issue.js';
 export type { ValidationResult } from './loading/validation-result.js';
 export { formatFieldPath, parseFieldPath, showFieldPath, type FieldPath, type FieldPathSegments } from './loading/field-path.js';
-export { parseYamlSource, type YamlSource, type SourcePosition, type Locate, type LocateOptions } from './loading/yaml-source.js';
+export {
+  parseYamlSource,
+  MAX_YAML_TOKENS,
+  MAX_NESTING_DEPTH,
+  MAX_ALIAS_EXPANSION,
+  MAX_SYNTAX_ISSUES,
+  type YamlSource,
+  type SourcePosition,
+  type Locate,
+  type LocateOptions,
+} from './loading/yaml-source.js';
+export {
+  readInputFile,
+  readInputText,
+  inputFileIssue,
+  MAX_INPUT_FILE_BYTES,
+  type ReadInputFileResult,
+  type ReadInputFileOptions,
+  type InputFileProblem,
+  type InputFileProblemKind,
+  type InputFileEncoding,
+} from './loading/read-input-file.js';
 export { toValidationIssues, type ValibotIssueOptions } from './loading/valibot-issues.js';
 export {
   loadTask,
@@ -187,5 +209,5 @@ export {
 export { loadSuite, listSuites, type LoadedSuite } from './loading/load-suite.js';
 export { loadScenario, validateScenarioFile, type LoadedScenario } from './loading/load-scenario.js';
 export { loadMatrix, validateMatrixFile, type LoadedMatrix } from './loading/load-matrix.js';
-export { detectFileKind, type FileKind } from './loading/detect-file-kind.js';
-export { validateFile, type FileValidationReport } from './loading/validate-file.js';
+export { detectFileKind, detectFileKindByName, fileKindOfData, type FileKind } from './loading/detect-file-kind.js';
+export { validateFile, type FileValidationReport, type FileValidationChecks } from './loading/validate-file.js';

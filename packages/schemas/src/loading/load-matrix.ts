@@ -4,10 +4,12 @@ import * as v from 'valibot';
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { MatrixSchema, type Matrix } from '../matrix/matrix-schema.js';
 import { validateScenarioFile, type LoadedScenario } from './load-scenario.js';
+import { MAX_SHOWN_PATH_CHARACTERS, showText, showValue } from '../shared/display-value.js';
 import { readYamlFile } from './read-source-file.js';
 import { toValidationIssues } from './valibot-issues.js';
 import { hasErrors, sortIssues, type ValidationIssue } from './validation-issue.js';
 import type { ValidationResult } from './validation-result.js';
+import type { Locate } from './yaml-source.js';
 
 export interface LoadedMatrix {
   /** Absolute path of the matrix file. */
@@ -18,6 +20,8 @@ export interface LoadedMatrix {
   baseScenarioFile: string;
   /** The base scenario, loaded and validated, when the file exists. */
   baseScenario?: LoadedScenario;
+  /** Position of a field path of the matrix file (`matrix[1].values[0]`), or of its nearest existing parent. */
+  locate: Locate;
   warnings: ValidationIssue[];
 }
 
@@ -26,7 +30,7 @@ export interface LoadedMatrix {
  * linted); a base scenario that exists is validated and its errors are errors of the matrix.
  */
 export async function validateMatrixFile(file: string): Promise<ValidationResult<LoadedMatrix>> {
-  const read = await readYamlFile(file);
+  const read = await readYamlFile(file, { expected: 'a matrix: a mapping with name, base_scenario and matrix' });
   if (!read.source) return { success: false, issues: read.issues };
   const { source } = read;
   const parsed = v.safeParse(MatrixSchema, source.data);
@@ -40,12 +44,13 @@ export async function validateMatrixFile(file: string): Promise<ValidationResult
   const issues: ValidationIssue[] = [];
   let baseScenario: LoadedScenario | undefined;
   const baseStat = await stat(baseScenarioFile).catch(() => undefined);
-  if (!baseStat?.isFile()) {
+  // A base path that exists but is not a regular file (a folder, a FIFO) is refused by the scenario reader.
+  if (baseStat === undefined) {
     issues.push({
       file,
       ...source.locate('base_scenario'),
       path: 'base_scenario',
-      message: `base scenario ${baseScenarioFile} not found (base_scenario "${matrix.base_scenario}" is resolved against the matrix file's folder); the matrix cannot run until it exists`,
+      message: `base scenario ${showText(baseScenarioFile, MAX_SHOWN_PATH_CHARACTERS)} not found (base_scenario ${showValue(matrix.base_scenario)} is resolved against the matrix file's folder); the matrix cannot run until it exists`,
       severity: 'warning',
     });
   } else {
@@ -54,7 +59,7 @@ export async function validateMatrixFile(file: string): Promise<ValidationResult
     if (base.success) baseScenario = base.value;
   }
   if (hasErrors(issues)) return { success: false, issues: sortIssues(issues) };
-  const value: LoadedMatrix = { file: absoluteFile, dir, matrix, baseScenarioFile, warnings: issues };
+  const value: LoadedMatrix = { file: absoluteFile, dir, matrix, baseScenarioFile, locate: source.locate, warnings: issues };
   if (baseScenario) value.baseScenario = baseScenario;
   return { success: true, value, issues };
 }

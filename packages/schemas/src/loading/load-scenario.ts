@@ -23,7 +23,7 @@ export interface LoadedScenario {
 
 /** Validates a *.scenario.yaml and returns every issue (never throws for bad input). */
 export async function validateScenarioFile(file: string): Promise<ValidationResult<LoadedScenario>> {
-  const read = await readYamlFile(file);
+  const read = await readYamlFile(file, { expected: 'a scenario: a mapping with name, description, environment, run and judgment' });
   if (!read.source) return { success: false, issues: read.issues };
   const { source } = read;
   const parsed = v.safeParse(ScenarioSchema, source.data);

@@ -1,8 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { SuiteNotFoundError } from '../errors/suite-not-found-error.js';
 import { validateTaskFile, type LoadedTask } from './load-task.js';
+import { readInputFile } from './read-input-file.js';
 import { hasErrors, sortIssues, type ValidationIssue } from './validation-issue.js';
 import { parseYamlSource } from './yaml-source.js';
 
@@ -41,9 +42,11 @@ async function findTaskCandidates(tasksDir: string): Promise<TaskCandidate[]> {
     for (const taskFolder of await listDirectories(path.join(tasksDir, folder))) {
       for (const name of TASK_FILE_NAMES) {
         const file = path.join(tasksDir, folder, taskFolder, name);
-        const text = await readFile(file, 'utf8').catch(() => undefined);
-        if (text === undefined) continue;
-        const data = parseYamlSource(text, file).data as { suite?: unknown } | undefined;
+        const read = await readInputFile(file);
+        if (read.problem?.kind === 'not_found') continue;
+        // A file that cannot be read (too large, not a regular file) stays a candidate: loading it reports why.
+        const text = read.text ?? '';
+        const data = read.text === undefined ? undefined : (parseYamlSource(text, file).data as { suite?: unknown } | undefined);
         const candidate: TaskCandidate = { file, folderSuite: folder, text };
         if (typeof data === 'object' && data !== null && typeof data.suite === 'string') candidate.declaredSuite = data.suite;
         candidates.push(candidate);

@@ -138,11 +138,13 @@ describe('loadTask', () => {
     expect(syntax.issues[0]?.message).toMatch(/^YAML syntax error: Flow sequence/);
 
     const duplicate = await directory.write('duplicate/task.yaml', 'id: a\nid: b\n');
-    expect((await validateTaskFile(duplicate)).issues.map(formatIssue)).toEqual([`${duplicate}:2:1: YAML syntax error: Map keys must be unique`]);
+    expect((await validateTaskFile(duplicate)).issues.map(formatIssue)).toEqual([`${duplicate}:2:1: duplicate key "id" (first at line 1); a key may appear once in a mapping`]);
 
     const empty = await directory.write('empty/task.yaml', '# nothing\n');
     const result = await validateTaskFile(empty);
-    expect(result.issues.map(formatIssue)).toEqual([`${empty}:1:1: expected a mapping, found null`]);
+    expect(result.issues.map(formatIssue)).toEqual([
+      `${empty}:1:1: the file is empty (no YAML content); expected a task: a mapping with task_spec_version, id, repo, environment and run`,
+    ]);
   });
 
   it('reports a file that does not exist', async () => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { ScriptedToolCallListSchema, TaskSchema, type ScriptedToolCall, type Task } from '../task/task-schema.js';
+import { MAX_SHOWN_PATH_CHARACTERS, showText, showValue } from '../shared/display-value.js';
 import { readYamlFile } from './read-source-file.js';
 import { toValidationIssues } from './valibot-issues.js';
 import { hasErrors, sortIssues, type ValidationIssue } from './validation-issue.js';
@@ -53,7 +54,7 @@ async function pathExists(target: string): Promise<boolean> {
 
 /** Validates a task.yaml and returns every issue (never throws for bad input). */
 export async function validateTaskFile(file: string): Promise<ValidationResult<LoadedTask>> {
-  const read = await readYamlFile(file);
+  const read = await readYamlFile(file, { expected: 'a task: a mapping with task_spec_version, id, repo, environment and run' });
   if (!read.source) return { success: false, issues: read.issues };
   const { source } = read;
   const parsed = v.safeParse(TaskSchema, source.data);
@@ -70,7 +71,7 @@ export async function validateTaskFile(file: string): Promise<ValidationResult<L
       file,
       ...source.locate('repo.url'),
       path: 'repo.url',
-      message: `local repository ${repoUrl} does not exist (resolved from "${task.repo.url}"); running this task will fail with GIT_CLONE_FAILED`,
+      message: `local repository ${showText(repoUrl, MAX_SHOWN_PATH_CHARACTERS)} does not exist (resolved from ${showValue(task.repo.url)}); running this task will fail with GIT_CLONE_FAILED`,
       severity: 'warning',
     });
   }
@@ -79,12 +80,12 @@ export async function validateTaskFile(file: string): Promise<ValidationResult<L
   let agentScriptFile: string | undefined;
   if (task.agent?.script_file !== undefined) {
     agentScriptFile = path.resolve(dir, task.agent.script_file);
-    const script = await readYamlFile(agentScriptFile);
+    const script = await readYamlFile(agentScriptFile, { expected: 'a list of tool calls ({tool, args})' });
     if (!script.source) {
       const missing = script.issues[0]?.path === '' && script.issues[0]?.message === 'file not found';
       issues.push(
         ...(missing
-          ? [{ file, ...source.locate('agent.script_file'), path: 'agent.script_file', message: `script file ${agentScriptFile} not found`, severity: 'error' as const }]
+          ? [{ file, ...source.locate('agent.script_file'), path: 'agent.script_file', message: `script file ${showText(agentScriptFile, MAX_SHOWN_PATH_CHARACTERS)} not found`, severity: 'error' as const }]
           : script.issues),
       );
     } else {

@@ -1,20 +1,26 @@
-import { readFile } from 'node:fs/promises';
+import { inputFileIssue, readInputFile } from './read-input-file.js';
 import type { ValidationIssue } from './validation-issue.js';
 import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export type ReadSourceResult = { source: YamlSource; issues: [] } | { source: undefined; issues: ValidationIssue[] };
 
-/** Reads and parses a YAML file; a missing or unreadable file and YAML syntax errors come back as issues. */
-export async function readYamlFile(file: string): Promise<ReadSourceResult> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'expected a file, found a directory' : `cannot read file (${code ?? String(error)})`;
-    return { source: undefined, issues: [{ file, line: 1, column: 1, path: '', message: reason, severity: 'error' }] };
-  }
-  const source = parseYamlSource(text, file);
+export interface ReadYamlFileOptions {
+  /** What the file should hold, for the message of an empty file (default "a mapping"). */
+  expected?: string;
+}
+
+/**
+ * Reads (with `readInputFile`'s bounds) and parses a YAML file; a missing, special, oversized or non-text
+ * file, YAML syntax errors, the parser's limits and an empty file come back as issues.
+ */
+export async function readYamlFile(file: string, options: ReadYamlFileOptions = {}): Promise<ReadSourceResult> {
+  const read = await readInputFile(file);
+  if (read.problem !== undefined) return { source: undefined, issues: [inputFileIssue(file, read.problem)] };
+  const source = parseYamlSource(read.text, file);
   if (source.syntaxIssues.length > 0) return { source: undefined, issues: source.syntaxIssues };
+  if (source.isEmpty) {
+    const message = `the file is empty (no YAML content); expected ${options.expected ?? 'a mapping'}`;
+    return { source: undefined, issues: [{ file, line: 1, column: 1, path: '', message, severity: 'error' }] };
+  }
   return { source, issues: [] };
 }

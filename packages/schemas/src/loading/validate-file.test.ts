@@ -1,7 +1,9 @@
+import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validScenarioYaml, validTaskYaml } from '../../test/helpers/fixtures.js';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { MAX_INPUT_FILE_BYTES } from './read-input-file.js';
 import { validateFile } from './validate-file.js';
 import { formatIssue } from './validation-issue.js';
 
@@ -42,5 +44,44 @@ describe('validateFile', () => {
     ]);
     const missing = path.join(directory.path, 'gone.scenario.yaml');
     expect((await validateFile(missing)).issues.map(formatIssue)).toEqual([`${missing}:1:1: file not found`]);
+  });
+
+  it('shows at most 80 characters of a wrong value, escaped, and counts the rest', async () => {
+    const file = await directory.write('long.scenario.yaml', validScenarioYaml.replace('strategy: all_pass', `strategy: "${'\\u0007'.repeat(3)}${'b'.repeat(1_000_000)}"`));
+    const report = await validateFile(file);
+    const [line] = report.issues.map(formatIssue);
+    expect(line).toBe(`${file}:11:13: judgment.strategy: expected "all_pass" | "any_pass" | "threshold", found "\\u0007\\u0007\\u0007${'b'.repeat(62)}"… (999,938 more characters)`);
+    expect(report.issues[0]?.received?.length).toBeLessThan(120);
+  });
+
+  it('reads a UTF-16 file with a byte-order mark, and names an unknown key of a long name briefly', async () => {
+    const file = path.join(directory.path, 'suite/utf16/task.yaml');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${validTaskYaml}${'k'.repeat(500)}: 1\n`, 'utf16le')]));
+    const report = await validateFile(file);
+    expect(report.issues.map(formatIssue)).toEqual([
+      expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:23:1: \\["k{80}…"\\]: unknown field "k{80}"… \\(420 more characters\\) \\(expected one of: `)),
+    ]);
+  });
+
+  it('refuses a file over the size limit, a directory and a binary file by name, kind or content', async () => {
+    const big = await directory.write('big.scenario.yaml', '');
+    await truncate(big, MAX_INPUT_FILE_BYTES + 1);
+    expect((await validateFile(big)).issues.map(formatIssue)).toEqual([`${big}:1:1: file too large: it is 4.0 MiB (4,194,305 bytes); the limit for input files is 4 MiB`]);
+    const folder = path.join(directory.path, 'folder.matrix.yaml');
+    await mkdir(folder);
+    expect((await validateFile(folder)).issues.map(formatIssue)).toEqual([`${folder}:1:1: expected a regular file, found a directory; only regular files are read`]);
+    const binary = path.join(directory.path, 'notes.yaml');
+    await writeFile(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01]));
+    expect((await validateFile(binary)).issues.map(formatIssue)).toEqual([`${binary}:1:1: not a text file: control character U+007F found; input files are UTF-8 text`]);
+  });
+
+  it('runs the checks a caller adds for scenarios that pass the schema', async () => {
+    const file = await directory.write('s.scenario.yaml', validScenarioYaml);
+    const report = await validateFile(file, {
+      scenario: async (loaded) => [{ file, ...loaded.locate('run[0].evaluations[0].type'), path: 'run[0].evaluations[0].type', message: 'checked', severity: 'error' }],
+    });
+    expect(report.isValid).toBe(false);
+    expect(report.issues.map(formatIssue)).toEqual([`${file}:8:15: run[0].evaluations[0].type: checked`]);
   });
 });

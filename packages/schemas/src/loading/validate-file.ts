@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { detectFileKind, type FileKind } from './detect-file-kind.js';
-import { validateMatrixFile } from './load-matrix.js';
-import { validateScenarioFile } from './load-scenario.js';
+import { detectFileKindByName, fileKindOfData, type FileKind } from './detect-file-kind.js';
+import { validateMatrixFile, type LoadedMatrix } from './load-matrix.js';
+import { validateScenarioFile, type LoadedScenario } from './load-scenario.js';
 import { validateTaskFile } from './load-task.js';
+import { inputFileIssue, readInputFile } from './read-input-file.js';
 import type { ValidationIssue } from './validation-issue.js';
+import { parseYamlSource } from './yaml-source.js';
 
 export interface FileValidationReport {
   file: string;
@@ -15,23 +16,42 @@ export interface FileValidationReport {
   isValid: boolean;
 }
 
+/**
+ * Checks beyond the file's schema, run on a file that passed it: the scenario runner passes the checks a
+ * run makes before it starts (evaluator types and parameters, plugins, matrix parameter paths), so that
+ * validating a file and starting a run report the same problems.
+ */
+export interface FileValidationChecks {
+  scenario?: (loaded: LoadedScenario) => Promise<ValidationIssue[]>;
+  matrix?: (loaded: LoadedMatrix) => Promise<ValidationIssue[]>;
+}
+
+function report(file: string, kind: FileKind | undefined, issues: ValidationIssue[]): FileValidationReport {
+  return { file, kind, issues, isValid: !issues.some((issue) => issue.severity === 'error') };
+}
+
 /** Validates any task, scenario or matrix file and reports all its issues; never throws for bad input. */
-export async function validateFile(file: string): Promise<FileValidationReport> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message = code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(error)})`;
-    return { file, kind: undefined, issues: [{ file, line: 1, column: 1, path: '', message, severity: 'error' }], isValid: false };
-  }
-  const kind = detectFileKind(file, text);
+export async function validateFile(file: string, checks: FileValidationChecks = {}): Promise<FileValidationReport> {
+  let kind = detectFileKindByName(file);
   if (kind === undefined) {
-    const message =
-      'cannot tell the kind of file: expected task.yaml (with task_spec_version), *.scenario.yaml or *.matrix.yaml';
-    return { file, kind, issues: [{ file, line: 1, column: 1, path: '', message, severity: 'error' }], isValid: false };
+    // Only a file whose name does not tell is read here, to look at its keys.
+    const read = await readInputFile(file);
+    if (read.problem !== undefined) return report(file, undefined, [inputFileIssue(file, read.problem)]);
+    const source = parseYamlSource(read.text, file);
+    if (source.syntaxIssues.length > 0) return report(file, undefined, source.syntaxIssues);
+    kind = fileKindOfData(source.data);
   }
-  const validate = { task: validateTaskFile, scenario: validateScenarioFile, matrix: validateMatrixFile }[kind];
-  const result = await validate(file);
-  return { file, kind, issues: result.issues, isValid: result.success };
+  if (kind === undefined) {
+    const message = 'cannot tell the kind of file: expected task.yaml (with task_spec_version), *.scenario.yaml or *.matrix.yaml';
+    return report(file, kind, [{ file, line: 1, column: 1, path: '', message, severity: 'error' }]);
+  }
+  if (kind === 'task') return report(file, kind, (await validateTaskFile(file)).issues);
+  if (kind === 'scenario') {
+    const result = await validateScenarioFile(file);
+    if (!result.success || checks.scenario === undefined) return report(file, kind, result.issues);
+    return report(file, kind, [...result.issues, ...(await checks.scenario(result.value))]);
+  }
+  const result = await validateMatrixFile(file);
+  if (!result.success || checks.matrix === undefined) return report(file, kind, result.issues);
+  return report(file, kind, [...result.issues, ...(await checks.matrix(result.value))]);
 }

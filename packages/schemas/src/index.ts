@@ -66,7 +66,7 @@ export {
   type RunStep,
   type Judgment,
 } from './scenario/scenario-schema.js';
-export { EvaluationSchema, type Evaluation } from './scenario/evaluation-schema.js';
+export { EvaluationSchema, MAX_EVALUATION_TIMEOUT_MS, type Evaluation } from './scenario/evaluation-schema.js';
 export {
   AgentSpecSchema,
   LlmAgentSpecSchema,
@@ -104,7 +104,7 @@ export {
 } from './scenario/conversation-schema.js';
 
 // *.matrix.yaml
-export { MatrixSchema, MatrixAxisSchema, PARAMETER_PATH_PATTERN, type Matrix, type MatrixAxis } from './matrix/matrix-schema.js';
+export { MatrixSchema, MatrixAxisSchema, PARAMETER_PATH_PATTERN, MAX_MATRIX_RUNS, type Matrix, type MatrixAxis } from './matrix/matrix-schema.js';
 
 // Records
 export { FAILURE_REASONS, FailureReasonSchema, type FailureReason } from './records/failure-reason.js';

@@ -53,6 +53,8 @@ describe('taskJsonSchema', () => {
     expect(schema.properties.validation.properties.expected_failure_regex).toEqual({ type: 'string', format: 'regex' });
     expect(schema.properties.validation.properties.enforce_clean_setup.default).toBe(true);
     expect(schema.properties.labels.default).toEqual([]);
+    expect(schema.properties.environment.properties.max_output_bytes).toMatchObject({ type: 'integer', minimum: 1, description: expect.stringMatching(/10 MiB/) });
+    expect(schema.properties.environment.required).not.toContain('max_output_bytes');
     expect(schema.properties.repo.properties.url.description).toMatch(/relative|local path/);
     expect(schema.required).toEqual(['task_spec_version', 'id', 'suite', 'repo', 'environment', 'run']);
   });
@@ -80,6 +82,14 @@ describe('scenarioJsonSchema', () => {
     const evaluation = schema.properties.run.items.properties.evaluations.items;
     expect(evaluation.required).toEqual(['type']);
     expect(evaluation.additionalProperties).not.toBe(false);
+  });
+
+  it('describes the per-entry evaluation timeout', () => {
+    const evaluation = schema.properties.run.items.properties.evaluations.items as { properties: Record<string, { type?: string; minimum?: number; maximum?: number; description?: string }> };
+    expect(evaluation.properties['timeout_ms']).toMatchObject({ type: 'integer', minimum: 1, maximum: 3_600_000 });
+    expect(evaluation.properties['timeout_ms']?.description).toMatch(/Default 60000 for plugin evaluators/);
+    const withTimeout = parse(validScenarioYaml.replace('type: string_contains', 'type: string_contains\n        timeout_ms: 0')) as Schema;
+    expect(jsonSchemaErrors(schema, withTimeout)).toEqual(['$.run[0].evaluations[0].timeout_ms: below minimum']);
   });
 
   it.skipIf(!hasSharedFixtures)(hasSharedFixtures ? 'accepts the real scenario files and rejects the two invalid ones' : missingFixturesReason, () => {

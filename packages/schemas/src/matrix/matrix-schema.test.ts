@@ -20,6 +20,16 @@ describe('MatrixSchema', () => {
     expect(issuePaths({ ...base, runs_per_combination: 1.5 })).toEqual(['runs_per_combination']);
   });
 
+  it('refuses a matrix that expands to more runs than the limit, before anything expands it', () => {
+    const axis = (parameter: string) => ({ parameter, values: Array.from({ length: 10 }, (_, index) => index) });
+    const huge = { ...base, matrix: ['name', 'description', 'run[0].input', 'run[0].name', 'judgment.threshold'].map(axis) };
+    const result = v.safeParse(MatrixSchema, huge);
+    expect(result.success).toBe(false);
+    expect(result.issues?.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([['matrix', 'the matrix expands to 100,000 runs (100,000 combinations × 1 runs each); the limit is 10,000']]);
+    expect(issuePaths({ ...base, runs_per_combination: 5000 })).toEqual([]);
+    expect(issuePaths({ ...base, runs_per_combination: 5001 })).toEqual(['matrix']);
+  });
+
   it('requires a non-empty matrix of axes with non-empty values', () => {
     expect(issuePaths({ ...base, matrix: [] })).toEqual(['matrix']);
     expect(issuePaths({ ...base, matrix: [{ parameter: 'name', values: [] }] })).toEqual(['matrix.0.values']);

@@ -14,6 +14,9 @@ export const MatrixAxisSchema = v.strictObject({
 });
 export type MatrixAxis = v.InferOutput<typeof MatrixAxisSchema>;
 
+/** Most runs a matrix may expand to (combinations × `runs_per_combination`): more is a mistake, and the list alone would fill memory. */
+export const MAX_MATRIX_RUNS = 10_000;
+
 /** `*.matrix.yaml`: runs a base scenario over every combination of parameter values. */
 export const MatrixSchema = v.pipe(
   v.strictObject({
@@ -41,6 +44,16 @@ export const MatrixSchema = v.pipe(
         });
       }),
     ),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const combinations = dataset.value.matrix.reduce((product, axis) => product * axis.values.length, 1);
+    const runs = combinations * dataset.value.runs_per_combination;
+    if (runs <= MAX_MATRIX_RUNS) return;
+    addIssue({
+      message: `the matrix expands to ${runs.toLocaleString('en-US')} runs (${combinations.toLocaleString('en-US')} combinations × ${dataset.value.runs_per_combination} runs each); the limit is ${MAX_MATRIX_RUNS.toLocaleString('en-US')}`,
+      path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'matrix', value: dataset.value.matrix }],
+    });
   }),
   v.metadata({ title: 'AgentBench scenario matrix (*.matrix.yaml)' }),
 );

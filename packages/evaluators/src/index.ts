@@ -31,6 +31,13 @@ export {
   type ValidateEvaluationsOptions,
 } from './registry/evaluator-registry.js';
 export { toEvaluationOutcome, type EvaluationReport } from './registry/evaluation-report.js';
+export { capText, capDetails, MAX_EVALUATION_MESSAGE_CHARACTERS, MAX_EVALUATION_DETAILS_CHARACTERS } from './registry/bounded-report.js';
+export {
+  runGuardedEvaluation,
+  DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS,
+  type GuardedEvaluationOptions,
+  type GuardedEvaluationOutcome,
+} from './registry/guarded-evaluation.js';
 
 // Built-in evaluators
 export { BUILTIN_EVALUATORS, BUILTIN_EVALUATOR_TYPES } from './evaluators/builtin-evaluators.js';

@@ -141,7 +141,11 @@ describe('registry.evaluate', () => {
     const invalid = await registry.evaluate({ type: 'string_contains', negate: true }, context);
     expect(invalid).toMatchObject({ success: false, error: 'invalid parameters: value: required field is missing' });
     const thrown = await registry.evaluate({ type: 'always_throws', negate: true }, context);
-    expect(thrown).toMatchObject({ success: false, error: 'exploded', message: 'always_throws: could not evaluate: exploded' });
+    expect(thrown).toMatchObject({
+      success: false,
+      error: 'evaluator "always_throws" of plugin "throwing" 1.0.0 threw: exploded',
+      message: 'always_throws: could not evaluate: evaluator "always_throws" of plugin "throwing" 1.0.0 threw: exploded',
+    });
   });
 
   it('refuses a malformed result from an evaluator instead of trusting it', async () => {

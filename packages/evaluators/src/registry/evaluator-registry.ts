@@ -8,6 +8,7 @@ import {
   type FieldPath,
   type LoadedScenario,
   type Locate,
+  showValue,
   type ValidationIssue,
 } from '@agentbench/schemas';
 import * as v from 'valibot';
@@ -20,10 +21,12 @@ import { evaluatorShapeProblem, type EvaluationResult, type Evaluator } from '..
 import { BUILTIN_EVALUATORS } from '../evaluators/builtin-evaluators.js';
 import type { PluginDefinition } from '../plugins/plugin-definition.js';
 import { buildPluginSet, inlinePlugin, type LoadedPluginSet } from '../plugins/plugin-set.js';
+import { capDetails, capText } from './bounded-report.js';
 import type { EvaluationReport } from './evaluation-report.js';
+import { DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS, runGuardedEvaluation } from './guarded-evaluation.js';
 
 /** Keys every evaluation entry may have; the rest are the evaluator's parameters. */
-export const COMMON_EVALUATION_KEYS = ['type', 'description', 'negate', 'weight'] as const;
+export const COMMON_EVALUATION_KEYS = ['type', 'description', 'negate', 'weight', 'timeout_ms'] as const;
 
 export interface ValidateEvaluationsOptions {
   /** File named in issues. */
@@ -81,17 +84,22 @@ function splitEntry(entry: Record<string, unknown>): { common: Record<string, un
 }
 
 function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : JSON.stringify(error);
+  if (error instanceof Error) return String(error.message);
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
 }
 
 /** A result an evaluator returned, checked: a plugin's bug must not become a pass. */
 function resultProblem(result: unknown): string | undefined {
   if (!isRecord(result)) return `expected {success, message, score?, details?}, found ${result === null ? 'null' : typeof result}`;
-  if (typeof result.success !== 'boolean') return `success: expected a boolean, found ${JSON.stringify(result.success)}`;
+  if (typeof result.success !== 'boolean') return `success: expected a boolean, found ${showValue(result.success)}`;
   if (typeof result.message !== 'string') return `message: expected a string, found ${typeof result.message}`;
   if (result.score !== undefined && (typeof result.score !== 'number' || !(result.score >= 0 && result.score <= 1))) {
-    return `score: expected a number from 0 to 1, found ${JSON.stringify(result.score)}`;
+    return `score: expected a number from 0 to 1, found ${showValue(result.score)}`;
   }
   return undefined;
 }
@@ -102,9 +110,9 @@ function isLoadedPluginSet(value: EvaluatorRegistryOptions['plugins']): value is
 
 /** A registry with the built-in evaluators and those of `plugins`. */
 export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}): EvaluatorRegistry {
-  const evaluators = new Map<string, { evaluator: Evaluator; source: string }>();
+  const evaluators = new Map<string, { evaluator: Evaluator; source: string; plugin?: { name: string; version: string } }>();
 
-  const register = (evaluator: Evaluator, registerOptions: { source?: string } = {}): void => {
+  const register = (evaluator: Evaluator, registerOptions: { source?: string; plugin?: { name: string; version: string } } = {}): void => {
     const source = registerOptions.source ?? 'embedding code';
     const problem = evaluatorShapeProblem(evaluator);
     if (problem !== undefined) throw new EvaluatorRegistrationError(`cannot register an evaluator from ${source}: ${problem}`);
@@ -112,22 +120,24 @@ export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}):
     if (existing !== undefined) {
       throw new EvaluatorRegistrationError(`evaluator type "${evaluator.type}" from ${source} is already registered by ${existing.source}`);
     }
-    evaluators.set(evaluator.type, { evaluator, source });
+    evaluators.set(evaluator.type, { evaluator, source, ...(registerOptions.plugin === undefined ? {} : { plugin: registerOptions.plugin }) });
   };
 
   if (options.includeBuiltins !== false) for (const evaluator of BUILTIN_EVALUATORS) register(evaluator, { source: BUILT_IN });
   if (options.plugins !== undefined) {
     const set = isLoadedPluginSet(options.plugins) ? options.plugins : buildPluginSet(options.plugins.map(inlinePlugin));
-    for (const [, { item, plugin }] of set.evaluators) register(item, { source: `plugin "${plugin.name}" ${plugin.version} (${plugin.resolvedPath})` });
+    for (const [, { item, plugin }] of set.evaluators) {
+      register(item, { source: `plugin "${plugin.name}" ${plugin.version} (${plugin.resolvedPath})`, plugin: { name: plugin.name, version: plugin.version } });
+    }
   }
 
   const types = (): string[] => [...evaluators.keys()].sort();
 
   const unknownTypeMessage = (type: string): string => {
-    const suggestion = closestName(type, types());
-    if (suggestion !== undefined) return `unknown evaluator type "${type}" (did you mean "${suggestion}"?)`;
+    const suggestion = type.length > 80 ? undefined : closestName(type, types());
+    if (suggestion !== undefined) return `unknown evaluator type ${showValue(type)} (did you mean "${suggestion}"?)`;
     return (
-      `unknown evaluator type "${type}"; known types: ${types().join(', ')}. ` +
+      `unknown evaluator type ${showValue(type)}; known types: ${types().join(', ')}. ` +
       'If a plugin provides it, list the plugin under `plugins:` in the scenario, pass --plugin, or add it to agentbench.config.json'
     );
   };
@@ -159,7 +169,7 @@ export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}):
           path: formatFieldPath([...entryPath, 'type']),
           message: unknownTypeMessage(type),
           expected: types().join(' | '),
-          received: JSON.stringify(type),
+          received: showValue(type),
           severity: 'error',
         });
         return;
@@ -205,15 +215,16 @@ export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}):
     const weight = typeof entry.weight === 'number' && Number.isFinite(entry.weight) && entry.weight >= 0 ? entry.weight : 1;
     const negated = entry.negate === true;
     const base = { type, ...(description === undefined ? {} : { description }), weight, negated };
+    // Messages and details are capped here, once, for every consumer (result.json included).
     const failure = (error: string, details?: unknown): EvaluationReport => ({
       ...base,
       success: false,
-      message: `${type}: could not evaluate: ${error}`,
-      error,
-      ...(details === undefined ? {} : { details }),
+      message: capText(`${type}: could not evaluate: ${error}`),
+      error: capText(error),
+      ...(details === undefined ? {} : { details: capDetails(details) }),
     });
 
-    if (!isRecord(evaluation)) return failure(`expected an evaluation entry {type, ...parameters}, found ${JSON.stringify(evaluation)}`);
+    if (!isRecord(evaluation)) return failure(`expected an evaluation entry {type, ...parameters}, found ${showValue(evaluation)}`);
     const registered = evaluators.get(type);
     if (registered === undefined) {
       const error = new UnknownEvaluatorError(type, types(), unknownTypeMessage(type));
@@ -226,13 +237,31 @@ export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}):
       return failure(`invalid parameters: ${problems.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`);
     }
     if (context.signal?.aborted === true) return failure('the run was aborted before this evaluation');
+    // A plugin's evaluation runs guarded (a time limit, process.exit blocked); a built-in's only when its entry sets timeout_ms.
+    const ownTimeout = Number.isInteger(entry.timeout_ms) && (entry.timeout_ms as number) >= 1 ? (entry.timeout_ms as number) : undefined;
+    const timeoutMs = ownTimeout ?? (registered.plugin === undefined ? undefined : DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS);
+    const label = registered.plugin === undefined ? `evaluator "${type}" (${registered.source})` : `evaluator "${type}" of plugin "${registered.plugin.name}" ${registered.plugin.version}`;
     let result: EvaluationResult;
-    try {
-      result = await registered.evaluator.evaluate(parsed.output, context);
-    } catch (error) {
-      // Tokens a failed judge spent still count.
-      const usage = JudgeError.isInstance(error) && error.usage !== undefined ? { usage: error.usage } : undefined;
-      return failure(errorMessage(error), usage);
+    if (registered.plugin === undefined && timeoutMs === undefined) {
+      try {
+        result = await registered.evaluator.evaluate(parsed.output, context);
+      } catch (error) {
+        // Tokens a failed judge spent still count.
+        const usage = JudgeError.isInstance(error) && error.usage !== undefined ? { usage: error.usage } : undefined;
+        return failure(errorMessage(error), usage);
+      }
+    } else {
+      const outcome = await runGuardedEvaluation((signal) => registered.evaluator.evaluate(parsed.output, { ...context, signal }), {
+        label,
+        ...(timeoutMs === undefined ? {} : { timeoutMs, timeoutSource: ownTimeout !== undefined ? 'timeout_ms of the entry' : `the default for plugin evaluators; set timeout_ms on the entry to change it` }),
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      });
+      if (outcome.kind === 'problem') return failure(outcome.message);
+      if (outcome.kind === 'thrown') {
+        const usage = JudgeError.isInstance(outcome.error) && outcome.error.usage !== undefined ? { usage: outcome.error.usage } : undefined;
+        return failure(`${label} threw: ${errorMessage(outcome.error)}`, usage);
+      }
+      result = outcome.value;
     }
     const problem = resultProblem(result);
     if (problem !== undefined) return failure(`the evaluator returned an invalid result (${registered.source}): ${problem}`);
@@ -240,9 +269,9 @@ export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}):
     return {
       ...base,
       success: negated ? !result.success : result.success,
-      message: negated ? `negated (${result.success ? 'passed, so fails' : 'failed, so passes'}): ${result.message}` : result.message,
+      message: capText(negated ? `negated (${result.success ? 'passed, so fails' : 'failed, so passes'}): ${result.message}` : result.message),
       ...(score === undefined ? {} : { score: negated ? 1 - score : score }),
-      ...(result.details === undefined ? {} : { details: result.details }),
+      ...(result.details === undefined ? {} : { details: capDetails(result.details) }),
     };
   };
 

@@ -1,3 +1,4 @@
+import { truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadScenario } from '@agentbench/schemas';
@@ -189,6 +190,16 @@ describe('agentbench.config files', () => {
     expect(plugins.plugins).toEqual([]);
     const resolutions = await resolvePlugins([], { baseDir: directory.path, cwd: directory.path });
     expect(resolutions.map((resolution) => resolution.status)).toEqual(['disabled']);
+  });
+
+  it('reads a JSON config like any input file: bounded, and UTF-8 text only', async () => {
+    const file = await directory.write('agentbench.config.json', '{"plugins": []}');
+    await truncate(file, 5 * 1024 * 1024);
+    await expect(loadPlugins([], { baseDir: directory.path, cwd: directory.path })).rejects.toThrow(
+      `${file}: cannot read it: file too large: it is 5 MiB (5,242,880 bytes); the limit for input files is 4 MiB`,
+    );
+    await writeFile(file, Buffer.from([0x7b, 0x0a, 0x00, 0x7d]));
+    await expect(loadPlugins([], { baseDir: directory.path, cwd: directory.path })).rejects.toThrow(/: cannot read it: not a text file: control character U\+0000 found .* \(line 2, column 1\)$/);
   });
 
   it('refuses two config files, and an invalid one', async () => {

@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatFieldPath, PluginReferenceSchema, type PluginReference } from '@agentbench/schemas';
+import { formatFieldPath, PluginReferenceSchema, readInputFile, type PluginReference } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { ConfigFileError } from '../errors/config-file-error.js';
 
@@ -42,14 +42,14 @@ export async function findConfigFile(directory: string): Promise<string | undefi
 
 async function readConfigValue(file: string): Promise<unknown> {
   if (file.endsWith('.json')) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new ConfigFileError(file, `cannot read it: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    // Read like every other input file: a regular file, bounded, UTF-8.
+    const read = await readInputFile(file);
+    if (read.problem !== undefined) {
+      const position = read.problem.line === undefined ? '' : ` (line ${read.problem.line}, column ${read.problem.column ?? 1})`;
+      throw new ConfigFileError(file, `cannot read it: ${read.problem.message}${position}`);
     }
     try {
-      return JSON.parse(text) as unknown;
+      return JSON.parse(read.text) as unknown;
     } catch (error) {
       throw new ConfigFileError(file, `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }

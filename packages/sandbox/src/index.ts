@@ -29,7 +29,7 @@ export { DEFAULT_TIMEOUT_SEC, DEFAULT_OUTPUT_CAP_BYTES } from './local/exec-sett
 // Command output: sandbox-written, so always bounded (logs, results, what is printed).
 export { DEFAULT_LOG_CAP_BYTES } from './command-log.js';
 export { droppedBytesMarker, formatByteCount } from './output-marker.js';
-export { outputExcerpt, DEFAULT_EXCERPT_CHARACTERS } from './output-excerpt.js';
+export { outputExcerpt, DEFAULT_EXCERPT_CHARACTERS, MESSAGE_EXCERPT_CHARACTERS } from './output-excerpt.js';
 
 // bubblewrap backend.
 export {

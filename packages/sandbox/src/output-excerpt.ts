@@ -1,6 +1,9 @@
 /** Characters of command output a summary line shows by default. */
 export const DEFAULT_EXCERPT_CHARACTERS = 200;
 
+/** Characters of a whole message printed on one line when it may quote output (an error, an evaluation's message). */
+export const MESSAGE_EXCERPT_CHARACTERS = 400;
+
 /**
  * A piece of command output made safe for one line of a terminal or a message: control
  * characters (newlines, escape sequences, carriage returns) and other invisible or

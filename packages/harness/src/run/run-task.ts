@@ -21,6 +21,8 @@ export interface RunTaskOptions {
   signal?: AbortSignal;
   onStage?: (stage: AttemptStage) => void;
   env?: Record<string, string>;
+  /** Bytes of stdout and of stderr each command's log keeps. Default: the task's `environment.max_output_bytes`, else 10 MiB. */
+  maxOutputBytes?: number;
 }
 
 export interface RunTaskResult {
@@ -49,7 +51,7 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
     harness_version: HARNESS_VERSION,
     suite: loaded.task.suite,
     task_ids: [loaded.task.id],
-    options: { task_file: loaded.file, out_dir: outDir },
+    options: { task_file: loaded.file, out_dir: outDir, ...(options.maxOutputBytes === undefined ? {} : { max_output_bytes: options.maxOutputBytes }) },
     status: 'running',
     counts: null,
   };
@@ -68,6 +70,7 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStage === undefined ? {} : { onStage: options.onStage }),
     ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
   });
   await appendAttemptRecord(path.join(runDir, 'attempts.jsonl'), outcome.record);
 

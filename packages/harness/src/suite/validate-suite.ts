@@ -47,6 +47,8 @@ export interface ValidateSuiteOptions {
   flakyRerun?: FlakyRerunPolicy;
   rerunBudgetFraction?: number;
   env?: Record<string, string>;
+  /** Bytes of stdout and of stderr each command's log keeps. Default: each task's `environment.max_output_bytes`, else 10 MiB. */
+  maxOutputBytes?: number;
 }
 
 export const DEFAULT_SKIP_LABELS: readonly string[] = ['flaky'];
@@ -188,6 +190,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         ...(options.flakyRerun === undefined ? {} : { flakyRerun: options.flakyRerun }),
         ...(options.rerunBudgetFraction === undefined ? {} : { rerunBudgetFraction: options.rerunBudgetFraction }),
         ...(options.env === undefined ? {} : { env: options.env }),
+        ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
       });
       // One writer at a time, so lines never interleave.
       const append = appendQueue.then(() => appendAttemptRecord(attemptsFile, outcome.record));
@@ -272,6 +275,7 @@ async function startRun(options: ValidateSuiteOptions, tasksDir: string, concurr
       skipped_tasks: skippedTasks,
       concurrency,
       keep_workspaces: options.keepWorkspaces ?? 'failed',
+      ...(options.maxOutputBytes === undefined ? {} : { max_output_bytes: options.maxOutputBytes }),
     },
     status: 'running',
     counts: null,

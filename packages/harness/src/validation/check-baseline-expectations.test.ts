@@ -56,6 +56,12 @@ describe('checkBaselineExpectations', () => {
     expect(checkBaselineExpectations({ disallowed_failure_regex: 'ModuleNotFoundError' }, output)).toEqual([]);
   });
 
+  it('quotes at most 200 characters of a sandbox-written line, escaped', () => {
+    const flood = { ...output, stdout: `ModuleNotFoundError ${'a'.repeat(4_000_000)}\u001b[2J\n` };
+    const [mismatch] = checkBaselineExpectations({ disallowed_failure_regex: 'ModuleNotFoundError' }, flood);
+    expect(mismatch?.message).toBe(`/ModuleNotFoundError/ matches the output: "ModuleNotFoundError ${'a'.repeat(180)}… (3,999,824 more characters)"`);
+  });
+
   it('expected_failing_tests: each must be among the failing tests pytest reported', () => {
     const [mismatch] = checkBaselineExpectations(
       { expected_failing_tests: ['tests/test_stats.py::test_median_of_unsorted_values', 'tests/test_stats.py::test_mean'] },

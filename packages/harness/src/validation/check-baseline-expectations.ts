@@ -1,3 +1,4 @@
+import { outputExcerpt } from '@agentbench/sandbox';
 import type { TaskValidation } from '@agentbench/schemas';
 import { parsePytestFailures } from './parse-pytest-failures.js';
 
@@ -78,7 +79,8 @@ export function checkBaselineExpectations(expectations: BaselineExpectations | u
     const match = compile(disallowedFailureRegex).exec(combined);
     if (match !== null) {
       const line = combined.slice(combined.lastIndexOf('\n', match.index) + 1).split('\n')[0]?.trim() ?? match[0];
-      mismatches.push({ field: 'validation.disallowed_failure_regex', message: `/${disallowedFailureRegex}/ matches the output: "${line}"` });
+      // The line is the sandbox's output: one escaped line, at most 200 characters.
+      mismatches.push({ field: 'validation.disallowed_failure_regex', message: `/${disallowedFailureRegex}/ matches the output: "${outputExcerpt(line)}"` });
     }
   }
   if (expectedFailingTests !== undefined && expectedFailingTests.length > 0) {
@@ -87,7 +89,7 @@ export function checkBaselineExpectations(expectations: BaselineExpectations | u
     if (missing.length > 0) {
       mismatches.push({
         field: 'validation.expected_failing_tests',
-        message: `${missing.length === 1 ? 'test' : 'tests'} ${listShort(missing)} did not fail (failing tests reported: ${listShort(failing)})`,
+        message: `${missing.length === 1 ? 'test' : 'tests'} ${listShort(missing)} did not fail (failing tests reported: ${outputExcerpt(listShort(failing))})`,
       });
     }
   }

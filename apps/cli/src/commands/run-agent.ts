@@ -10,6 +10,7 @@ import {
   runAgentAttempt,
 } from '@agentbench/harness';
 import { formatIssue, loadTask, type AgentEvent } from '@agentbench/schemas';
+import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 
 // Keys as yargs types them: options keep their kebab-case names.
 export interface RunAgentArguments {
@@ -24,6 +25,7 @@ export interface RunAgentArguments {
   model: string | undefined;
   script: string | undefined;
   json: boolean;
+  'max-output-bytes': number | undefined;
 }
 
 /** One line of progress per step, on stderr. */
@@ -35,9 +37,9 @@ function describeEvent(event: AgentEvent): string | undefined {
     case 'tool_call_finished':
       return `step ${event.step ?? '?'}: ${String(payload['tool'])} → ${String(payload['status'])}${payload['error_kind'] ? ` (${String(payload['error_kind'])})` : ''}`;
     case 'llm_request_failed':
-      return `model call failed: ${String(payload['message'])}${payload['will_retry'] === true ? ' (retrying)' : ''}`;
+      return `model call failed: ${terminalMessage(String(payload['message']))}${payload['will_retry'] === true ? ' (retrying)' : ''}`;
     case 'agent_stopped':
-      return `stopped: ${String(payload['stop_reason'])}: ${String(payload['message'] ?? '')}`;
+      return `stopped: ${String(payload['stop_reason'])}: ${terminalMessage(String(payload['message'] ?? ''))}`;
     default:
       return undefined;
   }
@@ -62,9 +64,11 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       .option('model', { type: 'string', describe: 'LLM model (default: MODEL_NAME, else anthropic/claude-3.5-sonnet)' })
       .option('script', { type: 'string', describe: "Scripted agent: a YAML/JSON list of {tool, args} instead of the task's script" })
       .option('json', { type: 'boolean', default: false, describe: 'Print the run folder and the AttemptRecord as JSON' })
+      .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .example('$0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant scripted', 'Fix the toy task with its scripted agent (no LLM)')
       .example('OPENROUTER_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant llm', 'Let an LLM fix it (OpenRouter)'),
   handler: async (argv) => {
+    const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const loaded = await loadTask(argv.task);
     for (const warning of loaded.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
     const controller = new AbortController();
@@ -83,6 +87,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         outDir: argv.out,
         skipBaseline: argv['skip-baseline'],
         signal: controller.signal,
+        ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         ...(argv.variant === undefined ? {} : { variant: argv.variant }),
         // The oracle applies the task's gold patch (SWE-bench imports keep it beside the task).
         ...(argv.variant === 'oracle' ? { agent: (await createOracleAgent({ task: loaded })) as unknown as Agent } : {}),
@@ -115,7 +120,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         record.metrics?.input_tokens === null || record.metrics?.input_tokens === undefined
           ? ''
           : `, ${record.metrics.input_tokens} input + ${record.metrics.output_tokens ?? 0} output tokens${record.metrics.cost_usd === null || record.metrics.cost_usd === undefined ? '' : `, $${record.metrics.cost_usd.toFixed(4)}`}`;
-      process.stdout.write(`${taskId}: ${verdict} (${record.variant}) in ${formatDuration(record.duration_sec * 1000)}, ${steps} step${steps === 1 ? '' : 's'}${tokens}: ${result.message}\n`);
+      process.stdout.write(`${taskId}: ${verdict} (${record.variant}) in ${formatDuration(record.duration_sec * 1000)}, ${steps} step${steps === 1 ? '' : 's'}${tokens}: ${terminalMessage(result.message)}\n`);
       process.stdout.write(`artifacts: ${result.runDir}\n`);
     }
     process.exitCode = record.result.failure_reason === 'INTERRUPTED' ? EXIT_CODE_INTERRUPTED : record.result.passed ? 0 : 1;

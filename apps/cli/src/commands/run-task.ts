@@ -1,11 +1,13 @@
 import type { CommandModule } from 'yargs';
 import { EXIT_CODE_INTERRUPTED, formatDuration, interruptOnSignals, runTask } from '@agentbench/harness';
 import { formatIssue, loadTask } from '@agentbench/schemas';
+import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 
 export interface RunTaskArguments {
   task: string;
   out: string;
   json: boolean;
+  'max-output-bytes': number | undefined;
 }
 
 export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
@@ -16,8 +18,10 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
       .positional('task', { type: 'string', demandOption: true, describe: 'The task.yaml to run' })
       .option('out', { type: 'string', default: 'artifacts', describe: 'Artifacts folder; the run goes to OUT/runs/<timestamp>__<ulid>/' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the attempt record as JSON' })
+      .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .example('$0 run-task tasks/custom-dev/toy_fail_pytest/task.yaml', 'Run the toy task; its tests fail (exit 1)'),
   handler: async (argv) => {
+    const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const loaded = await loadTask(argv.task);
     for (const warning of loaded.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
     const controller = new AbortController();
@@ -27,6 +31,7 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
       result = await runTask(loaded, {
         outDir: argv.out,
         signal: controller.signal,
+        ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         ...(argv.json ? {} : { onStage: (stage: string) => process.stderr.write(`${loaded.task.id}: ${stage}\n`) }),
       });
     } finally {
@@ -37,7 +42,7 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
       process.stdout.write(`${JSON.stringify({ run_dir: result.runDir, record: outcome.record }, null, 2)}\n`);
     } else {
       const verdict = outcome.isSuccess ? 'PASSED' : `FAILED ${outcome.failureReason ?? ''}`.trim();
-      process.stdout.write(`${loaded.task.id}: ${verdict} in ${formatDuration(outcome.timings.totalMs)}: ${outcome.message}\n`);
+      process.stdout.write(`${loaded.task.id}: ${verdict} in ${formatDuration(outcome.timings.totalMs)}: ${terminalMessage(outcome.message)}\n`);
       process.stdout.write(`run: ${result.runDir}\n`);
     }
     process.exitCode = outcome.failureReason === 'INTERRUPTED' ? EXIT_CODE_INTERRUPTED : outcome.isSuccess ? 0 : 1;

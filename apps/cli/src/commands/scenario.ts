@@ -14,6 +14,7 @@ import {
   type MatrixProgressEvent,
   type ScenarioRunEvent,
 } from '@agentbench/scenario-runner';
+import { terminalMessage } from '../output-options.js';
 
 interface SharedArguments {
   live: boolean;
@@ -69,11 +70,11 @@ async function withEnvFile<Result>(file: string | undefined, work: (env: Record<
 function printRunEvent(event: ScenarioRunEvent, isVerbose: boolean, prefix = ''): void {
   switch (event.type) {
     case 'warning':
-      process.stderr.write(`${prefix}warning: ${event.message}\n`);
+      process.stderr.write(`${prefix}warning: ${terminalMessage(event.message)}\n`);
       return;
     case 'note':
     case 'debug':
-      process.stderr.write(`${prefix}${event.message}\n`);
+      process.stderr.write(`${prefix}${terminalMessage(event.message)}\n`);
       return;
     case 'step-started':
       if (isVerbose) process.stderr.write(`${prefix}run[${event.step}] ${event.name} (${event.kind})...\n`);
@@ -133,7 +134,7 @@ function printMatrixProgress(event: MatrixProgressEvent, isVerbose: boolean): vo
       return;
     case 'run-finished': {
       const label = event.record.passed ? 'PASS' : event.record.status === 'errored' ? 'ERROR' : 'FAIL';
-      const why = event.record.error === undefined || !isVerbose ? '' : ` (${event.record.error})`;
+      const why = event.record.error === undefined || !isVerbose ? '' : ` (${terminalMessage(event.record.error)})`;
       process.stderr.write(`[${event.done}/${event.total}] ${event.record.combination} r${event.record.repeat} ${label} ${(event.record.duration_ms / 1000).toFixed(1)} s${why}\n`);
       return;
     }

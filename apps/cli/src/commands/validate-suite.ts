@@ -9,6 +9,7 @@ import {
   type WorkspaceRetention,
 } from '@agentbench/harness';
 import { UsageError } from '../main.js';
+import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument } from '../output-options.js';
 
 export interface ValidateSuiteArguments {
   suite: string;
@@ -19,6 +20,7 @@ export interface ValidateSuiteArguments {
   resume?: string;
   'keep-workspaces': WorkspaceRetention;
   json: boolean;
+  'max-output-bytes': number | undefined;
 }
 
 export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments> = {
@@ -34,10 +36,12 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
       .option('resume', { type: 'string', describe: 'Continue an interrupted run: only tasks without a final record run' })
       .option('keep-workspaces', { choices: ['all', 'failed', 'none'] as const, default: 'failed' as const, describe: 'Workspaces kept after each task' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON instead of a table' })
+      .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .example('$0 validate-suite custom-dev', 'Validate the bundled toy suite')
       .example('$0 validate-suite custom-dev --resume artifacts/runs/2025-01-31_12-00-00__custom-dev__baseline', 'Finish an interrupted run'),
   handler: async (argv) => {
     if (!Number.isInteger(argv.jobs) || argv.jobs < 1) throw new UsageError(`-j/--jobs: expected a whole number of at least 1, found ${String(argv.jobs)}`);
+    const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const controller = new AbortController();
     const removeHandlers = interruptOnSignals(controller);
     // A terminal gets one status line redrawn in place; CI logs and files get one line per task.
@@ -55,6 +59,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
         signal: controller.signal,
         onEvent: reporter.onEvent,
         ...(argv.resume === undefined ? {} : { resumeDir: argv.resume }),
+        ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
       });
     } finally {
       reporter.stop();

@@ -1,3 +1,4 @@
+import { MESSAGE_EXCERPT_CHARACTERS, outputExcerpt } from '@agentbench/sandbox';
 import type { ScenarioRunResult } from './scenario-result.js';
 
 const STATUS_LABEL = { passed: 'PASS', failed: 'FAIL', errored: 'ERROR' } as const;
@@ -11,6 +12,11 @@ function indent(text: string, prefix = '    '): string {
     .split('\n')
     .map((line) => `${prefix}${line}`)
     .join('\n');
+}
+
+/** A message that may quote what ran (a command's output, an agent's reply): one escaped line, bounded. */
+function message(text: string): string {
+  return outputExcerpt(text, { maxCharacters: MESSAGE_EXCERPT_CHARACTERS });
 }
 
 /**
@@ -31,9 +37,10 @@ export function formatRunSummary(result: ScenarioRunResult, options: { isVerbose
       lines.push(`    ${step.conversation.turn_count} turns; ended: ${step.conversation.termination_reason ?? 'unknown'}`);
       if (step.conversation.transcript !== undefined) lines.push(indent(step.conversation.transcript, '    | '));
     } else if (step.kind === 'input' && step.response !== '') {
-      lines.push(indent(`Agent: ${step.response.length > 600 && options.isVerbose !== true ? `${step.response.slice(0, 597)}...` : step.response}`, '    | '));
+      // The reply is the agent's output (a command agent's stdout): one escaped line unless --verbose.
+      lines.push(options.isVerbose === true ? indent(`Agent: ${step.response}`, '    | ') : `    | Agent: ${outputExcerpt(step.response)}`);
     }
-    if (step.error !== undefined) lines.push(`    error: ${step.error}`);
+    if (step.error !== undefined) lines.push(`    error: ${message(step.error)}`);
   }
   const failed = result.evaluations.filter((evaluation) => !evaluation.success);
   if (failed.length > 0) {
@@ -41,16 +48,16 @@ export function formatRunSummary(result: ScenarioRunResult, options: { isVerbose
     for (const evaluation of failed) {
       const where = `run[${evaluation.step}]${evaluation.phase === 'turn' ? ` turn ${evaluation.turn}` : evaluation.phase === 'final' ? ' final' : ''}`;
       const label = evaluation.description === undefined ? evaluation.type : `${evaluation.type} (${evaluation.description})`;
-      lines.push(`    ${where} ${label}: ${evaluation.message}`);
+      lines.push(`    ${where} ${label}: ${message(evaluation.message)}`);
     }
   }
   if (result.errors.length > 0) {
     lines.push('  Errors:');
-    for (const error of result.errors) lines.push(`    ${error.stage}: ${error.message}`);
+    for (const error of result.errors) lines.push(`    ${error.stage}: ${message(error.message)}`);
   }
   if (result.warnings.length > 0) {
     lines.push('  Warnings:');
-    for (const warning of result.warnings) lines.push(`    ${warning}`);
+    for (const warning of result.warnings) lines.push(`    ${message(warning)}`);
   }
   const roles = result.metrics.per_role;
   const role = (name: keyof typeof roles): string => `${name} ${roles[name].calls} calls/${roles[name].total_tokens} tokens`;

@@ -53,7 +53,7 @@ async function filesStartingWith(folder: string, prefix: string): Promise<string
 
 /**
  * Turns `events.jsonl` into timeline entries: each tool call with its arguments, output (from
- * the LLM transcript, or the run tool's log files) and duration; LLM turns with their answer;
+ * the LLM transcript, or the run tool's log) and duration; LLM turns with their answer;
  * test runs with their log; patches; the stop. Lines that are not valid events are reported.
  */
 export async function readAgentRunTimeline(
@@ -117,7 +117,8 @@ export async function readAgentRunTimeline(
         if (event.payload.tool === 'run') {
           const logs = await filesStartingWith(logsFolder, `tool_step_${stepLabel(step)}_`);
           entry.links.push(...logs.map((file): FileLink => ({ label: path.basename(file), file })));
-          const stdout = logs.find((file) => file.includes('_stdout'));
+          // The sandbox's command log (`tool_step_NNNN_run.log`), or the stdout file of runs from before it.
+          const stdout = logs.find((file) => file.endsWith('_run.log')) ?? logs.find((file) => file.includes('_stdout'));
           if (entry.output === undefined && stdout !== undefined) entry.output = await previewFile(stdout, limits.outputCharacters);
         }
         if (entry.isError) {

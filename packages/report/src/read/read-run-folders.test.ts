@@ -71,6 +71,15 @@ describe('readRunFolders', () => {
     expect(row.detail.logs).toEqual([]);
   });
 
+  it('links and previews the run tool\'s sandbox log (tool_step_NNNN_run.log)', async () => {
+    const dir = await writeAgentRun(root, { folder: '01JAGENTRUN0000000000000009', hasSandboxRunLog: true });
+    const row = (await readRunFolders([dir])).rows[0]!;
+    const run = row.detail.timeline.find((entry) => entry.kind === 'tool' && entry.title.startsWith('run'))!;
+    expect(run.links.map((link) => link.label)).toEqual(['tool_step_0003_run.log']);
+    expect(run.output?.text).toContain('--- stdout ---\n1 passed in 0.01s');
+    expect(row.detail.logs).toEqual([]);
+  });
+
   it('reads a scenario run: conversation, evaluations with the judge reasoning, judgment, trajectory', async () => {
     const dir = await writeScenarioRun(root);
     const model = await readRunFolders([dir]);

@@ -67,7 +67,7 @@ function eventOf(runId: string, eventType: AgentEvent['event_type'], step: numbe
 export const AGENT_PATCH = '--- a/src/toy_calc/stats.py\n+++ b/src/toy_calc/stats.py\n@@ -1,2 +1,3 @@\n def median(values):\n-    return values[0]\n+    ordered = sorted(values)\n+    return ordered[len(ordered) // 2]\n';
 
 /** An LLM agent run as the agent loop writes it: attempt.json, events.jsonl, llm_messages.jsonl, diffs/, logs/. */
-export async function writeAgentRun(root: string, options: { taskId?: string; model?: string; passed?: boolean; folder?: string } = {}): Promise<string> {
+export async function writeAgentRun(root: string, options: { taskId?: string; model?: string; passed?: boolean; folder?: string; hasSandboxRunLog?: boolean } = {}): Promise<string> {
   const taskId = options.taskId ?? 'toy_fail';
   const model = options.model ?? 'fake/model-a';
   const passed = options.passed ?? true;
@@ -75,8 +75,13 @@ export async function writeAgentRun(root: string, options: { taskId?: string; mo
   const dir = path.join(root, 'agent_runs', taskId, runId);
   const event = (eventType: AgentEvent['event_type'], step: number | null, payload: Record<string, unknown>, second: number) => eventOf(runId, eventType, step, payload, second);
   await put(dir, 'diffs/step_0002.patch', AGENT_PATCH);
-  await put(dir, 'logs/tool_step_0003_stdout.txt', '1 passed in 0.01s\n');
-  await put(dir, 'logs/tool_step_0003_stderr.txt', '');
+  if (options.hasSandboxRunLog === true) {
+    // The run tool's output as kept now: the sandbox's one command log.
+    await put(dir, 'logs/tool_step_0003_run.log', '$ python -c "print(1)"\n--- stdout ---\n1 passed in 0.01s\n\n--- stderr ---\n\n--- exit 124 (timeout) after 1000 ms ---\n');
+  } else {
+    await put(dir, 'logs/tool_step_0003_stdout.txt', '1 passed in 0.01s\n');
+    await put(dir, 'logs/tool_step_0003_stderr.txt', '');
+  }
   await put(dir, 'logs/agent_tests_0001_step_0000.txt', '$ pytest -q\n# exit 1\nFAILED test_median\n');
   const events = [
     event('run_started', 0, { task_id: taskId, variant: 'llm' }, 0),

@@ -21,7 +21,7 @@ export interface ToolLimits {
   searchMaxContextLines: number;
   /** search: a matched or context line longer than this is cut (minified files). */
   searchMaxLineLength: number;
-  /** run: stdout and stderr returned keep this many bytes each (head and tail halves); the log files keep everything. */
+  /** run: stdout and stderr returned keep this many bytes each (head and tail halves); the sandbox's command log keeps more (its `logCapBytes`). */
   runOutputMaxBytes: number;
   /** run: the same cut by lines. */
   runOutputMaxLines: number;
@@ -72,7 +72,7 @@ export interface ToolContext {
   artifactsDir?: string;
   /** Reject every non-standard patch instead of repairing it. Default: `AGENTBENCH_STRICT_PATCH=1`. */
   isStrictPatch?: boolean;
-  /** Return run output untruncated (the log files are always complete). Default: `AGENTBENCH_FULL_LOGS=1`. */
+  /** Return run output untruncated (up to 64 MiB a stream). Default: `AGENTBENCH_FULL_LOGS=1`. */
   isFullOutput?: boolean;
   /** Whether `run` may ask for `network: true`. Default false: such a call gets `invalid_arguments`. */
   allowNetwork?: boolean;

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,47 +12,21 @@ import {
   ensureRootfs,
   EXIT_CODE_KILLED,
   EXIT_CODE_TIMEOUT,
-  isBwrapAvailable,
   PathEscapeError,
   SandboxError,
   SymlinkBlockedError,
   type BwrapSandboxOptions,
   type SandboxSpec,
 } from '../src/index.js';
+import { RUNNER_IMAGE, useBwrapTestContext } from './helpers/bwrap-test-context.js';
 import { processesWithMarker, uniqueSleep } from './helpers/processes.js';
 import { buildRootfsWithoutPython } from './helpers/rootfs-without-python.js';
 
-const RUNNER_IMAGE = process.env['AGENTBENCH_RUNNER_IMAGE'] ?? 'agentbench/py-runner:0.1.0';
-const isRequired = process.env['AGENTBENCH_REQUIRE_BWRAP'] === '1';
-
-/**
- * Why this file's tests cannot run here (no usable bwrap, no rootfs), or undefined.
- * With AGENTBENCH_REQUIRE_BWRAP=1 a missing prerequisite fails the run instead.
- */
-async function findSkipReason(): Promise<{ skipReason?: string; rootfs?: string }> {
-  const availability = await isBwrapAvailable();
-  if (!availability.isAvailable) return { skipReason: availability.reason };
-  if (process.env['AGENTBENCH_TEST_ROOTFS'] !== undefined) return { rootfs: process.env['AGENTBENCH_TEST_ROOTFS'] };
-  const docker = new Dockerode();
-  try {
-    await docker.ping();
-  } catch (error) {
-    return { skipReason: `no rootfs: the Docker engine is not reachable to export ${RUNNER_IMAGE} (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
-  }
-  try {
-    await docker.getImage(RUNNER_IMAGE).inspect();
-  } catch {
-    return { skipReason: `no rootfs: runner image ${RUNNER_IMAGE} is missing (build it with docker/py-runner/build-offline.sh)` };
-  }
-  return { rootfs: await ensureRootfs({ image: RUNNER_IMAGE, docker }) };
-}
-
-const { skipReason, rootfs = '' } = await findSkipReason();
-if (skipReason !== undefined) {
-  if (isRequired) throw new Error(`AGENTBENCH_REQUIRE_BWRAP=1 but ${skipReason}`);
-  console.warn(`[skipped] bwrap-sandbox.bwrap.test.ts: ${skipReason}`);
-}
+const { skipReason, rootfs } = await useBwrapTestContext('bwrap-sandbox.bwrap.test.ts');
 const suffix = skipReason === undefined ? '' : ` (skipped: ${skipReason})`;
+const isRoot = process.getuid?.() === 0;
+/** Who root inside the sandbox is on the host: uid 65534 when we run as root, else ourselves. */
+const sandboxUid = isRoot ? 65534 : process.getuid?.();
 
 const sandboxes: BwrapSandbox[] = [];
 const temporaryFolders: string[] = [];
@@ -355,18 +329,50 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: network${suffix}`, () =
 describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${suffix}`, () => {
   it('refuses paths that escape through .. or a symbolic link made inside the sandbox', async () => {
     const sandbox = await newSandbox();
-    await sandbox.exec('ln -s /etc/passwd passwd-link; ln -s /etc etc-link; ln -s /workspace/real.txt inside-link; echo ok > real.txt');
+    await sandbox.exec('ln -s /etc/passwd passwd-link; ln -s /etc etc-link; ln -s /workspace/real.txt inside-link; echo ok > real.txt; ln -s /proc/1/root/etc/passwd proc-root-link');
     await expect(sandbox.readFile('../etc/passwd')).rejects.toThrow(PathEscapeError);
     await expect(sandbox.readFile('/etc/passwd')).rejects.toThrow(PathEscapeError);
     await expect(sandbox.readFile('passwd-link')).rejects.toThrow(SymlinkBlockedError);
     await expect(sandbox.writeFile('etc-link/agentbench-test', 'x')).rejects.toThrow(SymlinkBlockedError);
     await expect(sandbox.listFiles('etc-link')).rejects.toThrow(SymlinkBlockedError);
+    // Resolved on the host: pid 1's root is the host's, and following it may fail (EACCES); refused either way.
+    await expect(sandbox.readFile('proc-root-link')).rejects.toThrow(SymlinkBlockedError);
     expect((await sandbox.listFiles()).map((entry) => `${entry.type}:${entry.path}`)).toEqual([
       'symlink:etc-link',
       'symlink:inside-link',
       'symlink:passwd-link',
+      'symlink:proc-root-link',
       'file:real.txt',
     ]);
+  });
+
+  it('leaves what the host writes into the workspace (files, copyIn, spec.files) writable by the sandbox', async () => {
+    const source = await temporaryFolder('agentbench-bwrap-copy-in-');
+    await mkdir(join(source, 'nested'), { recursive: true });
+    await writeFile(join(source, 'nested', 'copied.txt'), 'copied\n');
+    const sandbox = await newSandbox({ files: { 'spec/seeded.txt': 'seeded\n' } });
+    await sandbox.writeFile('written/deep/file.txt', 'written\n');
+    await sandbox.copyIn(source, 'copied-in/tree');
+    const result = await sandbox.exec(
+      'for file in spec/seeded.txt written/deep/file.txt copied-in/tree/nested/copied.txt; do echo more >> "$file" || exit 1; done; touch written/deep/new copied-in/tree/nested/new spec/new',
+    );
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(Buffer.from(await sandbox.readFile('copied-in/tree/nested/copied.txt')).toString()).toBe('copied\nmore\n');
+  });
+
+  it('gives a mountWorkspace to the sandbox user (chown -R at create), even below a folder that user cannot enter', async () => {
+    const privateParent = await temporaryFolder('agentbench-bwrap-private-');
+    await chmod(privateParent, 0o700);
+    const mounted = join(privateParent, 'repo');
+    await mkdir(join(mounted, 'src'), { recursive: true });
+    await writeFile(join(mounted, 'src', 'app.py'), 'print(1)\n');
+    const sandbox = await newSandbox({ mountWorkspace: mounted });
+    expect(await sandbox.exec('echo "print(2)" >> src/app.py && touch src/new.py')).toMatchObject({ exitCode: 0 });
+    for (const path of [mounted, join(mounted, 'src'), join(mounted, 'src', 'app.py'), join(mounted, 'src', 'new.py')]) {
+      expect((await stat(path)).uid, path).toBe(sandboxUid);
+    }
+    // The parent itself is untouched: the sandbox reaches the folder through a staged mount, not a chmod.
+    expect((await stat(privateParent)).mode & 0o777).toBe(0o700);
   });
 
   it('uses mountWorkspace in place and leaves it on dispose', async () => {
@@ -412,6 +418,14 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${su
     await expect(BwrapSandbox.create({ rootfs: '/nonexistent/rootfs' })).rejects.toThrow('SandboxSpec.rootfs: folder "/nonexistent/rootfs" does not exist');
     await expect(BwrapSandbox.create({ rootfs, workdir: '/no/such/folder' })).rejects.toThrow(/SandboxSpec.workdir: "\/no\/such\/folder" is not a folder in the root file system/);
     await expect(BwrapSandbox.create({ rootfs, limits: { pids: 0 } })).rejects.toThrow('SandboxSpec.limits.pids: expected a positive number, found 0');
+    if (isRoot) {
+      // The sandbox user is not root on the host: a root folder only root may read is unusable.
+      const privateRootfs = await temporaryFolder('agentbench-bwrap-private-rootfs-');
+      await mkdir(join(privateRootfs, 'bin'));
+      await writeFile(join(privateRootfs, 'bin', 'sh'), '');
+      await chmod(privateRootfs, 0o700);
+      await expect(BwrapSandbox.create({ rootfs: privateRootfs, workdir: '/bin' })).rejects.toThrow(/uid 65534 \(the sandbox's user\) cannot read the root folder .* \(mode 700\)/);
+    }
   });
 });
 

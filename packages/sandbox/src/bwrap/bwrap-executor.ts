@@ -4,37 +4,28 @@ import type { CommandChannel } from '../executor/command-channel.js';
 import type { ExecutorClient } from '../executor/executor-client.js';
 import { connectExecutorProcess, executorArgv } from '../executor/executor-launch.js';
 import { killProcessTree, waitForProcessesGone } from '../local/process-tree.js';
+import { STARTER_FAILURES, STARTER_PROLOGUE, starterArgv, type BwrapStart } from './bwrap-start.js';
 
 /**
- * Runs as `sh -c STARTER <address-space KiB or ''> <cgroup.procs file>... -- <bwrap argv>`:
- * moves itself into the sandbox's cgroups (a move into a cgroup v1 costs an RCU grace
- * period, ≈13 ms per controller, so it is paid once per executor, not per command), sets
- * the address-space limit when there are no cgroups, then becomes bwrap. Everything bwrap
- * starts is born inside the cgroups.
+ * The prologue (see `BwrapStart`: the sandbox's cgroups joined — a move into a cgroup v1
+ * costs an RCU grace period, ≈13 ms per controller, so it is paid once per executor, not
+ * per command —, staged mounts, the address-space limit when there are no cgroups), then
+ * it becomes bwrap, through setpriv when we run as root. Everything bwrap starts is born
+ * inside the cgroups, as the sandbox's user.
  */
-const STARTER_SCRIPT = `address_space_kb=$1; shift
-while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift
-if [ -n "$address_space_kb" ]; then ulimit -v "$address_space_kb" || exit 98; fi
+const STARTER_SCRIPT = `${STARTER_PROLOGUE}
 exec "$@"`;
-
-const STARTER_FAILURES: Readonly<Record<number, string>> = {
-  97: 'could not join the sandbox cgroup',
-  98: 'could not set the address-space limit',
-};
 
 /** How long a stopping executor may take to end its commands and exit before its whole process tree is killed. */
 const STOP_GRACE_MS = 3000;
 
 export interface BwrapExecutorOptions {
-  bwrapPath: string;
+  /** How bwrap is started: as whom, in which cgroups, with which staged mounts. */
+  start: BwrapStart;
   /** bwrap options (namespaces, mounts, `--chdir`, `--setenv`), everything before `--`. */
   bwrapArguments: readonly string[];
   /** The workspace as the executor sees it (its file operations stay inside). */
   workdir: string;
-  /** `cgroup.procs` files to join before bwrap starts; empty without cgroups. */
-  procsFiles: readonly string[];
-  /** RLIMIT_AS for everything in the sandbox, when memory has no cgroup. */
-  addressSpaceKb?: number;
 }
 
 /**
@@ -69,23 +60,14 @@ export class BwrapExecutor {
   /** Spawns bwrap with the executor inside; `waitUntilReady` tells whether it came up. */
   static launch(options: BwrapExecutorOptions): BwrapExecutor {
     const executor = executorArgv(options.workdir);
-    const child = spawn(
-      '/bin/sh',
-      [
-        '-c',
-        STARTER_SCRIPT,
-        'agentbench-bwrap-executor',
-        options.addressSpaceKb === undefined ? '' : String(options.addressSpaceKb),
-        ...options.procsFiles,
-        '--',
-        options.bwrapPath,
-        ...options.bwrapArguments,
-        '--',
-        ...executor,
-      ],
-      // Its own process group, so a terminal's Ctrl-C reaches us first and we end it in order.
-      { env: {}, detached: true, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const [file = '/bin/sh', ...args] = starterArgv(options.start, STARTER_SCRIPT, 'agentbench-bwrap-executor', [], [
+      ...options.start.command,
+      ...options.bwrapArguments,
+      '--',
+      ...executor,
+    ]);
+    // Its own process group, so a terminal's Ctrl-C reaches us first and we end it in order.
+    const child = spawn(file, args, { env: {}, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     return new BwrapExecutor(child, executor[0] ?? 'python3');
   }
 

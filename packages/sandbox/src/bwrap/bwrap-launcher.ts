@@ -11,6 +11,7 @@ import { killProcessTree, waitForProcessesGone } from '../local/process-tree.js'
 import { emptyResult, interpretExit, openLog, type LogFile, type RunProcessResult } from '../local/run-process.js';
 import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
 import { EXIT_CODE_KILLED } from '../sandbox.js';
+import { STARTER_FAILURES, STARTER_PROLOGUE, starterArgv, type BwrapStart } from './bwrap-start.js';
 
 const runFile = promisify(execFile);
 
@@ -27,11 +28,13 @@ const runFile = promisify(execFile);
  * (`/dev/stdout` works, which it does not on Node's socket pairs).
  * Events (launcher stdout → us): `hello <pid>`, `ready <slot> <pid>` once the command's
  * output is connected, `exit <slot> <status>`.
+ * It starts with the control folder, then the starter prologue's parameters (cgroups,
+ * staged mounts, address-space limit: see `BwrapStart`); what is left in "$@" is the argv
+ * that starts bwrap (through setpriv when we run as root), and each command appends
+ * `--args 3 -- <its argv>` to it.
  */
-const LAUNCHER_SCRIPT = `control=$1; bwrap=$2; shift 2
-for file in "$@"; do echo $$ > "$file" || exit 97; done
-if [ -n "$AGENTBENCH_ADDRESS_SPACE_KB" ]; then ulimit -v "$AGENTBENCH_ADDRESS_SPACE_KB" || exit 98; fi
-unset AGENTBENCH_ADDRESS_SPACE_KB
+const LAUNCHER_SCRIPT = `control=$1; shift
+${STARTER_PROLOGUE}
 nl='
 '
 exec 9>&1 >/dev/null
@@ -40,10 +43,10 @@ while IFS=' ' read -r slot quoted; do
   (
     (
       exec 3<"$control/$slot.args" <"$control/$slot.in" >"$control/$slot.out" 2>"$control/$slot.err"
-      eval "set -- $quoted"
+      eval "set -- \"\\$@\" --args 3 -- $quoted"
       read -r pid rest </proc/self/stat
       echo "ready $slot $pid" >&9
-      exec 9>&- "$bwrap" --args 3 -- "$@"
+      exec 9>&- "$@"
     ) &
     wait $!
     echo "exit $slot $?" >&9
@@ -100,19 +103,9 @@ export class BwrapLauncher {
    * Starts the launcher and waits until it has joined the cgroups (`procsFiles`), so a
    * cgroup that cannot be joined fails the sandbox's creation, not its first command.
    */
-  static async start(options: {
-    bwrapPath: string;
-    controlDir: string;
-    procsFiles: readonly string[];
-    addressSpaceKb?: number;
-  }): Promise<BwrapLauncher> {
-    const environment: Record<string, string> = {};
-    if (options.addressSpaceKb !== undefined) environment['AGENTBENCH_ADDRESS_SPACE_KB'] = String(options.addressSpaceKb);
-    const child = spawn('/bin/sh', ['-c', LAUNCHER_SCRIPT, 'agentbench-bwrap-launcher', options.controlDir, options.bwrapPath, ...options.procsFiles], {
-      env: environment,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+  static async start(options: { controlDir: string; start: BwrapStart }): Promise<BwrapLauncher> {
+    const [file = '/bin/sh', ...args] = starterArgv(options.start, LAUNCHER_SCRIPT, 'agentbench-bwrap-launcher', [options.controlDir], options.start.command);
+    const child = spawn(file, args, { env: {}, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const launcher = new BwrapLauncher(child, options.controlDir);
     const hello = new Promise<void>((resolve, reject) => {
       launcher.onHello = resolve;
@@ -149,11 +142,7 @@ export class BwrapLauncher {
     });
     this.child.on('error', (error) => this.handleGone(`could not start /bin/sh: ${error.message}`));
     this.child.on('exit', (code, signal) => {
-      const reasons: Record<number, string> = {
-        97: 'could not join the sandbox cgroup',
-        98: 'could not set the address-space limit',
-      };
-      const reason = code !== null && reasons[code] !== undefined ? reasons[code] : `exited with ${code ?? signal}`;
+      const reason = code !== null && STARTER_FAILURES[code] !== undefined ? STARTER_FAILURES[code] : `exited with ${code ?? signal}`;
       this.handleGone(`${reason}${this.errorOutput.trim() === '' ? '' : `: ${this.errorOutput.trim()}`}`);
     });
   }

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { rmdirSync, rmSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import type Docker from 'dockerode';
 import { ulid } from 'ulid';
 import { SandboxError } from '../errors/sandbox-error.js';
@@ -19,16 +19,19 @@ import {
   timeoutMs,
 } from '../local/exec-settings.js';
 import { onProcessExit } from '../local/exit-cleanup.js';
+import { giveTreeTo } from '../local/file-owner.js';
 import { HostWorkspace } from '../local/host-workspace.js';
 import { assertDirectory } from '../local/local-sandbox.js';
 import { emptyResult } from '../local/run-process.js';
 import { resolveWorkspacePath } from '../path-safety.js';
 import { ensureRootfs, readRootfsDescription } from '../rootfs/ensure-rootfs.js';
 import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../sandbox.js';
-import { assertBwrapAvailable } from './bwrap-availability.js';
+import { requireBwrapTools } from './bwrap-availability.js';
 import { BwrapExecutor } from './bwrap-executor.js';
 import { BwrapLauncher } from './bwrap-launcher.js';
+import type { BwrapStart, StagedMount } from './bwrap-start.js';
 import { SandboxCgroup, type LimitsEnforcement } from './cgroup.js';
+import { dropPrivilegesArguments, isReachableBy, sandboxUser, type SandboxUser } from './sandbox-user.js';
 
 export const BWRAP_DEFAULT_WORKDIR = '/workspace';
 /** Same defaults as the Docker backend, so a task behaves alike on both. */
@@ -46,6 +49,20 @@ const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
 const SANDBOX_HOME = '/root';
 /** How long a new executor may take to say hello (bwrap, cgroup joins, Python start). */
 const EXECUTOR_READY_TIMEOUT_MS = 30_000;
+/**
+ * The kernel's knobs under /proc, bound read-only over the sandbox's own /proc (Docker's
+ * read-only paths): sysctls (/proc/sys: core_pattern, file-max, overcommit…), the SysRq
+ * trigger, IRQ affinity, bus and file system settings. The sandbox's user (never root
+ * outside) could not write them anyway; this makes it two walls. Absent ones are skipped.
+ */
+const READ_ONLY_PROC_PATHS: readonly string[] = ['/proc/sys', '/proc/sysrq-trigger', '/proc/irq', '/proc/bus', '/proc/fs'];
+
+/** One bind mount of a host folder or file into the sandbox. */
+interface Bind {
+  source: string;
+  destination: string;
+  isReadOnly: boolean;
+}
 
 /** How commands are started: inside one long-lived bwrap by the executor, or one bwrap each (no python3 in the rootfs). */
 export type BwrapCommandPath = 'executor' | 'per-command';
@@ -82,12 +99,16 @@ interface CommandSettings {
 /**
  * Commands run with bubblewrap, no daemon, over a read-only root file system folder
  * (`spec.rootfs`, e.g. the runner image exported by `ensureRootfs`), in fresh user, pid,
- * ipc, uts, cgroup and network namespaces, all capabilities dropped. One long-lived bwrap
- * per sandbox runs the executor, and each command is a fork+exec inside its namespaces;
- * a rootfs without python3 gets one bwrap per command instead. Writable: the workspace
- * (a host folder, bound at `workdir`), and per sandbox `/tmp`, `/root` and `/usr/local`
- * (so `pip install` works), which persist between commands. Limits go through one cgroup
- * per sandbox when cgroups are writable.
+ * ipc, uts, cgroup and network namespaces, all capabilities dropped, no further user
+ * namespaces, and the kernel's knobs under /proc (sysctls, SysRq) read-only. Root inside
+ * is an unprivileged user outside: uid 65534 when we run as root (dropped with setpriv
+ * after joining the cgroups), else our own uid; so the workspace and the per-sandbox
+ * folders are given to that user on the host. One long-lived bwrap per sandbox runs the
+ * executor, and each command is a fork+exec inside its namespaces; a rootfs without
+ * python3 gets one bwrap per command instead. Writable: the workspace (a host folder,
+ * bound at `workdir`), and per sandbox `/tmp`, `/root` and `/usr/local` (so `pip install`
+ * works), which persist between commands. Limits go through one cgroup per sandbox when
+ * cgroups are writable.
  */
 export class BwrapSandbox implements Sandbox {
   readonly backend = 'bwrap' as const;
@@ -102,7 +123,9 @@ export class BwrapSandbox implements Sandbox {
   private readonly workspace: HostWorkspace;
   private readonly stateDir: string;
   private readonly cgroup: SandboxCgroup | undefined;
-  private readonly launcherOptions: Parameters<typeof BwrapLauncher.start>[0];
+  /** How each bwrap is started (as whom, cgroups, staged mounts); shared by the executor and the launcher. */
+  private readonly start: BwrapStart;
+  private readonly controlDir: string;
   private readonly isolatedArguments: readonly string[];
   private readonly networkedArguments: readonly string[];
   /** PATH, HOME and the image's ENV: every command's environment before the spec's and its own. */
@@ -134,7 +157,8 @@ export class BwrapSandbox implements Sandbox {
     stateDir: string;
     cgroup: SandboxCgroup | undefined;
     limitsEnforced: LimitsEnforcement;
-    launcherOptions: Parameters<typeof BwrapLauncher.start>[0];
+    start: BwrapStart;
+    controlDir: string;
     isolatedArguments: string[];
     networkedArguments: string[];
     baseEnvironment: Record<string, string>;
@@ -148,7 +172,8 @@ export class BwrapSandbox implements Sandbox {
     this.stateDir = fields.stateDir;
     this.cgroup = fields.cgroup;
     this.limitsEnforced = fields.limitsEnforced;
-    this.launcherOptions = fields.launcherOptions;
+    this.start = fields.start;
+    this.controlDir = fields.controlDir;
     this.isolatedArguments = fields.isolatedArguments;
     this.networkedArguments = fields.networkedArguments;
     this.baseEnvironment = fields.baseEnvironment;
@@ -179,12 +204,13 @@ export class BwrapSandbox implements Sandbox {
   }
 
   static async create(spec: SandboxSpec = {}, options: BwrapSandboxOptions = {}): Promise<BwrapSandbox> {
-    const bwrapPath = await assertBwrapAvailable();
+    const tools = await requireBwrapTools();
+    const user = sandboxUser();
     checkEnvironment(spec.env, 'SandboxSpec.env');
     const workdir = checkWorkdir(spec.workdir ?? BWRAP_DEFAULT_WORKDIR);
     const limits = checkLimits(spec);
     const rootfs = await resolveRootfs(spec, options);
-    await assertRootfsFolder(rootfs, workdir, 'SandboxSpec.workdir');
+    await assertRootfsFolder(rootfs, workdir, 'SandboxSpec.workdir', user);
     if (spec.logDir !== undefined) await mkdir(spec.logDir, { recursive: true });
 
     const id = `bwrap-${ulid().toLowerCase()}`;
@@ -193,8 +219,10 @@ export class BwrapSandbox implements Sandbox {
     let cgroup: SandboxCgroup | undefined;
     let sandbox: BwrapSandbox;
     try {
-      const writableBinds = await prepareStateFolders(rootfs, stateDir);
-      workspace = await HostWorkspace.prepare(spec, workdir, 'agentbench-bwrap-');
+      if (user.isDropped) await makeReachable(stateDir, user);
+      const stateBinds = await prepareStateFolders(rootfs, stateDir, user);
+      // Root inside is `user` outside: the workspace must be theirs to write (mountWorkspace included).
+      workspace = await HostWorkspace.prepare(spec, workdir, 'agentbench-bwrap-', user.isDropped ? { owner: { uid: user.uid, gid: user.gid } } : {});
       const created =
         options.shouldUseCgroups === false
           ? { cgroup: undefined, enforcement: withoutCgroups() }
@@ -214,21 +242,41 @@ export class BwrapSandbox implements Sandbox {
       }
       const controlDir = join(stateDir, 'control');
       await mkdir(controlDir, { mode: 0o700 });
-      const launcherOptions = { bwrapPath, controlDir, procsFiles: cgroup?.procsFiles ?? [], ...(addressSpaceKb === undefined ? {} : { addressSpaceKb }) };
 
+      const binds: Bind[] = [
+        { source: rootfs, destination: '/', isReadOnly: true },
+        ...stateBinds,
+        { source: workspace.hostRoot, destination: workdir, isReadOnly: false },
+      ];
+      const networkBinds = await hostNameResolution(rootfs);
+      // bwrap resolves each source as the sandbox's user: what it cannot reach is staged.
+      const stagedMounts = user.isDropped ? await stageUnreachable([...binds, ...networkBinds], stateDir, user) : [];
+      const start: BwrapStart = {
+        command: [...dropPrivilegesArguments(user, tools.setprivPath), tools.bwrapPath],
+        procsFiles: cgroup?.procsFiles ?? [],
+        stagedMounts,
+        ...(addressSpaceKb === undefined ? {} : { addressSpaceKb }),
+        ...(tools.unsharePath !== undefined && tools.mountPath !== undefined ? { stagingPrograms: { unsharePath: tools.unsharePath, mountPath: tools.mountPath } } : {}),
+      };
+      const bindArguments = (list: readonly Bind[]): string[] =>
+        list.flatMap((bind) => [bind.isReadOnly ? '--ro-bind' : '--bind', stagedSource(bind.source, stagedMounts), bind.destination]);
+      const [rootBind, ...otherBinds] = binds;
       const common = [
-        '--ro-bind', rootfs, '/',
+        // Root inside is the sandbox's user outside (uid 65534 when we run as root, else our own uid).
+        '--unshare-user', '--uid', '0', '--gid', '0',
+        ...(tools.canDisableUserNamespaces ? ['--disable-userns'] : []),
+        ...bindArguments(rootBind === undefined ? [] : [rootBind]),
         '--die-with-parent',
         '--new-session',
         '--proc', '/proc',
+        ...READ_ONLY_PROC_PATHS.flatMap((path) => ['--ro-bind-try', path, path]),
         '--dev', '/dev',
-        ...writableBinds,
-        '--bind', workspace.hostRoot, workdir,
+        ...bindArguments(otherBinds),
         '--cap-drop', 'ALL',
         '--clearenv',
       ];
       const isolatedArguments = ['--unshare-all', '--hostname', 'agentbench', ...common];
-      const networkedArguments = ['--unshare-all', '--share-net', '--hostname', 'agentbench', ...common, ...(await hostNameResolution(rootfs))];
+      const networkedArguments = ['--unshare-all', '--share-net', '--hostname', 'agentbench', ...common, ...bindArguments(networkBinds)];
 
       const description = await readRootfsDescription(rootfs);
       const baseEnvironment: Record<string, string> = { PATH: DEFAULT_PATH, HOME: SANDBOX_HOME };
@@ -245,7 +293,8 @@ export class BwrapSandbox implements Sandbox {
         stateDir,
         cgroup,
         limitsEnforced,
-        launcherOptions,
+        start,
+        controlDir,
         isolatedArguments,
         networkedArguments,
         baseEnvironment,
@@ -465,11 +514,9 @@ export class BwrapSandbox implements Sandbox {
     const environmentArguments: string[] = [];
     for (const [name, value] of Object.entries(this.baseEnvironment)) environmentArguments.push('--setenv', name, value);
     const executor = BwrapExecutor.launch({
-      bwrapPath: this.launcherOptions.bwrapPath,
+      start: this.start,
       bwrapArguments: [...this.networkArguments(), '--chdir', this.workdir, ...environmentArguments],
       workdir: this.workdir,
-      procsFiles: this.launcherOptions.procsFiles,
-      ...(this.launcherOptions.addressSpaceKb === undefined ? {} : { addressSpaceKb: this.launcherOptions.addressSpaceKb }),
     });
     this.liveExecutors.add(executor);
     let state: 'ready' | 'python-missing';
@@ -491,7 +538,7 @@ export class BwrapSandbox implements Sandbox {
     if (this.launcher?.isAlive === true) return Promise.resolve(this.launcher);
     this.launcherStart ??= (async () => {
       this.assertUsable();
-      const launcher = await BwrapLauncher.start(this.launcherOptions);
+      const launcher = await BwrapLauncher.start({ controlDir: this.controlDir, start: this.start });
       this.launcher = launcher;
       return launcher;
     })().finally(() => {
@@ -607,10 +654,20 @@ async function resolveRootfs(spec: SandboxSpec, options: BwrapSandboxOptions): P
   );
 }
 
-async function assertRootfsFolder(rootfs: string, workdir: string, workdirField: string): Promise<void> {
+async function assertRootfsFolder(rootfs: string, workdir: string, workdirField: string, user: SandboxUser): Promise<void> {
   const isFolder = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isDirectory() === true;
-  if (!(await isFolder(rootfs))) {
+  const rootStats = await stat(rootfs).catch(() => undefined);
+  if (rootStats?.isDirectory() !== true) {
     throw new SandboxError('invalid_spec', `SandboxSpec.rootfs: folder "${rootfs}" does not exist`, { subject: rootfs });
+  }
+  // The sandbox's user (not root on the host) must be able to read and enter `/` itself.
+  const readBits = rootStats.uid === user.uid ? 0o500 : rootStats.gid === user.gid ? 0o050 : 0o005;
+  if (user.isDropped && (rootStats.mode & readBits) !== readBits) {
+    throw new SandboxError(
+      'invalid_spec',
+      `SandboxSpec.rootfs: uid ${user.uid} (the sandbox's user) cannot read the root folder "${rootfs}" (mode ${(rootStats.mode & 0o7777).toString(8)}); make it readable by everyone (chmod 755), as / is`,
+      { subject: rootfs },
+    );
   }
   if ((await stat(join(rootfs, 'bin', 'sh')).catch(() => undefined)) === undefined) {
     throw new SandboxError('invalid_spec', `SandboxSpec.rootfs: "${rootfs}" has no /bin/sh; is it a root file system?`, { subject: rootfs });
@@ -628,9 +685,10 @@ async function assertRootfsFolder(rootfs: string, workdir: string, workdirField:
 /**
  * Per-sandbox writable folders bound over the read-only root: /tmp, HOME and /usr/local
  * (seeded from the image, so `pip install` as root works), each only when the image has it.
+ * They belong to the sandbox's user, who is root inside.
  */
-async function prepareStateFolders(rootfs: string, stateDir: string): Promise<string[]> {
-  const binds: string[] = [];
+async function prepareStateFolders(rootfs: string, stateDir: string, user: SandboxUser): Promise<Bind[]> {
+  const binds: Bind[] = [];
   const targets: { inside: string; name: string; isSeeded: boolean }[] = [
     { inside: '/tmp', name: 'tmp', isSeeded: false },
     { inside: SANDBOX_HOME, name: 'home', isSeeded: true },
@@ -652,17 +710,57 @@ async function prepareStateFolders(rootfs: string, stateDir: string): Promise<st
       await mkdir(hostFolder);
     }
     await chmod(hostFolder, target.inside === '/tmp' ? 0o1777 : stats.mode & 0o7777);
-    binds.push('--bind', hostFolder, target.inside);
+    binds.push({ source: hostFolder, destination: target.inside, isReadOnly: false });
   }
+  if (user.isDropped) await giveTreeTo(binds.map((bind) => bind.source), user);
   return binds;
 }
 
 /** With network, the host's resolver settings replace the image's (Docker's empty stubs). */
-async function hostNameResolution(rootfs: string): Promise<string[]> {
-  const binds: string[] = [];
+async function hostNameResolution(rootfs: string): Promise<Bind[]> {
+  const binds: Bind[] = [];
   for (const file of ['/etc/resolv.conf', '/etc/hosts']) {
     const hasBoth = (await stat(file).catch(() => undefined))?.isFile() && (await stat(join(rootfs, file)).catch(() => undefined))?.isFile();
-    if (hasBoth === true) binds.push('--ro-bind', file, file);
+    if (hasBoth === true) binds.push({ source: file, destination: file, isReadOnly: true });
   }
   return binds;
+}
+
+/**
+ * The state folder must be reachable by the sandbox's user (its /tmp, HOME and /usr/local
+ * and the staging points live there): searchable, not listable, by anyone.
+ */
+async function makeReachable(stateDir: string, user: SandboxUser): Promise<void> {
+  await chmod(stateDir, 0o711);
+  if (!(await isReachableBy(stateDir, user))) {
+    throw new SandboxError(
+      'backend_unavailable',
+      `the bwrap backend cannot use the temporary folder ${dirname(stateDir)}: uid ${user.uid} (the sandbox's user) cannot reach it; set TMPDIR to a folder every user can traverse, such as /tmp`,
+    );
+  }
+}
+
+/**
+ * Bind sources the sandbox's user cannot reach (the default rootfs under root's 0700 home,
+ * a mountWorkspace below a private folder): each gets a staging point in the state folder,
+ * which the starter bind-mounts it onto (in a mount namespace of its own) before bwrap runs.
+ */
+async function stageUnreachable(binds: readonly Bind[], stateDir: string, user: SandboxUser): Promise<StagedMount[]> {
+  const staged: StagedMount[] = [];
+  for (const bind of binds) {
+    const source = await realpath(bind.source);
+    if (staged.some((mount) => mount.source === bind.source) || (await isReachableBy(source, user))) continue;
+    const stagingFolder = join(stateDir, 'mounts');
+    await mkdir(stagingFolder, { recursive: true, mode: 0o711 });
+    const target = join(stagingFolder, String(staged.length));
+    if ((await stat(source)).isDirectory()) await mkdir(target);
+    else await writeFile(target, '');
+    staged.push({ source: bind.source, target });
+  }
+  return staged;
+}
+
+/** Where bwrap finds `source`: its staging point when it was staged. */
+function stagedSource(source: string, stagedMounts: readonly StagedMount[]): string {
+  return stagedMounts.find((mount) => mount.source === source)?.target ?? source;
 }

@@ -1,15 +1,18 @@
 import { constants as fsConstants } from 'node:fs';
-import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, lchown, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
 import { SandboxError } from '../errors/sandbox-error.js';
 import { assertNoSymlinkEscape, resolveWorkspacePath } from '../path-safety.js';
 import type { FileEntry, SandboxSpec } from '../sandbox.js';
+import { giveTreeTo, type FileOwner } from './file-owner.js';
 
 /**
  * A workspace that is a folder on the host (local and bwrap backends): file operations
  * act on it directly, after the lexical check (`resolveWorkspacePath`) and the symlink
- * check (`assertNoSymlinkEscape`).
+ * check (`assertNoSymlinkEscape`). With an `owner`, everything it creates or copies in is
+ * given to that user (the bwrap backend's sandbox user, when we run as root), so commands
+ * in the sandbox can still change it.
  */
 export class HostWorkspace {
   private constructor(
@@ -19,14 +22,17 @@ export class HostWorkspace {
     readonly workdir: string,
     /** Whether we made the folder (and so remove it on dispose). */
     readonly isOwned: boolean,
+    /** Who must own the workspace's files; undefined: whoever we are. */
+    private readonly owner: FileOwner | undefined,
   ) {}
 
   /**
    * Uses `spec.mountWorkspace` as is, or makes a temporary folder filled from
    * `spec.hostWorkspace`; then writes `spec.files`. `workdir` is the path commands see
-   * (`undefined`: the host path itself, for the local backend).
+   * (`undefined`: the host path itself, for the local backend). With `owner`, the whole
+   * workspace is given to that user first, `mountWorkspace` included (`chown -R`).
    */
-  static async prepare(spec: SandboxSpec, workdir: string | undefined, temporaryPrefix: string): Promise<HostWorkspace> {
+  static async prepare(spec: SandboxSpec, workdir: string | undefined, temporaryPrefix: string, options: { owner?: FileOwner } = {}): Promise<HostWorkspace> {
     if (spec.mountWorkspace !== undefined && spec.hostWorkspace !== undefined) {
       throw new SandboxError(
         'invalid_spec',
@@ -37,18 +43,20 @@ export class HostWorkspace {
     let isOwned = false;
     if (spec.mountWorkspace !== undefined) {
       hostRoot = await existingDirectory(spec.mountWorkspace, 'mountWorkspace');
+      if (options.owner !== undefined) await giveTreeTo(hostRoot, options.owner);
     } else {
       const source = spec.hostWorkspace === undefined ? undefined : await existingDirectory(spec.hostWorkspace, 'hostWorkspace');
       hostRoot = await realpath(await mkdtemp(join(tmpdir(), temporaryPrefix)));
       isOwned = true;
       try {
         if (source !== undefined) await copyTree(source, hostRoot, hostRoot);
+        if (options.owner !== undefined) await giveTreeTo(hostRoot, options.owner);
       } catch (error) {
         await rm(hostRoot, { recursive: true, force: true });
         throw error;
       }
     }
-    const workspace = new HostWorkspace(hostRoot, workdir ?? hostRoot, isOwned);
+    const workspace = new HostWorkspace(hostRoot, workdir ?? hostRoot, isOwned, options.owner);
     try {
       for (const [path, data] of Object.entries(spec.files ?? {})) {
         if (typeof data !== 'string' && !(data instanceof Uint8Array)) {
@@ -84,8 +92,19 @@ export class HostWorkspace {
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const hostPath = await this.toHostPath(path);
     try {
-      await mkdir(dirname(hostPath), { recursive: true });
-      await writeFile(hostPath, data);
+      const createdFolder = await mkdir(dirname(hostPath), { recursive: true });
+      if (this.owner === undefined) {
+        await writeFile(hostPath, data);
+        return;
+      }
+      const handle = await open(hostPath, 'w');
+      try {
+        await handle.writeFile(data);
+        await handle.chown(this.owner.uid, this.owner.gid);
+      } finally {
+        await handle.close();
+      }
+      if (createdFolder !== undefined) await giveFoldersTo(createdFolder, dirname(hostPath), this.owner);
     } catch (error) {
       throw fileError(error, path);
     }
@@ -114,7 +133,9 @@ export class HostWorkspace {
       throw new SandboxError('file_not_found', `copyIn: host path "${hostPath}" does not exist`, { subject: hostPath });
     }
     const destination = await this.toHostPath(sandboxPath);
+    const createdFolder = this.owner === undefined ? undefined : await mkdir(dirname(destination), { recursive: true });
     await copyTree(source, destination, this.hostRoot);
+    if (this.owner !== undefined) await giveTreeTo(createdFolder ?? destination, this.owner);
   }
 
   async copyOut(sandboxPath: string, hostPath: string): Promise<void> {
@@ -131,6 +152,14 @@ export class HostWorkspace {
 
   async removeIfOwned(): Promise<void> {
     if (this.isOwned) await rm(this.hostRoot, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/** `lchown` of `deepest` and each folder above it up to `first` (the folders one `mkdir -p` made). */
+async function giveFoldersTo(first: string, deepest: string, owner: FileOwner): Promise<void> {
+  for (let folder = deepest; ; folder = dirname(folder)) {
+    await lchown(folder, owner.uid, owner.gid);
+    if (folder === first || dirname(folder) === folder) return;
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { chmod, copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** Host programs the tiny root file system gets: enough for the bwrap tests' shell commands. */
@@ -11,6 +11,8 @@ const PROGRAMS: Record<string, string> = { sh: 'dash', sleep: 'sleep', cat: 'cat
  * Returns why it cannot be built here (no ldd, a program missing), or undefined.
  */
 export async function buildRootfsWithoutPython(folder: string): Promise<string | undefined> {
+  // A root folder anyone may read, like any `/` (the sandbox's user is not root on the host).
+  await chmod(folder, 0o755);
   for (const inside of ['bin', 'proc', 'dev', 'tmp', 'workspace']) await mkdir(join(folder, inside), { recursive: true });
   for (const [name, program] of Object.entries(PROGRAMS)) {
     let hostPath: string;

@@ -1,11 +1,6 @@
 export { FakeLlmServerError } from './errors/fake-llm-server-error.js';
-export {
-  startFakeLlmServer,
-  type FakeLlmServer,
-  type FakeLlmServerOptions,
-  type FakeScript,
-  type FakeScriptFunction,
-} from './server/start-fake-llm-server.js';
+export { startFakeLlmServer, type FakeLlmServer } from './server/start-fake-llm-server.js';
+export type { FakeLlmServerOptions, FakeScript, FakeScriptFunction } from './server/fake-llm-server-options.js';
 export type { RecordedRequest, RequestOutcome } from './server/recorded-request.js';
 export { lastUserText, requestedModel } from './server/request-text.js';
 export {

@@ -77,6 +77,29 @@ describe('request recording', () => {
     expect(server.requests[0]?.outcome).toBe('not_found');
   });
 
+  it('answers 405 for a completion path asked with another method than POST', async () => {
+    const { server } = await start({ script: ['unused'] });
+    const response = await fetch(`${server.url}/responses`);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('x-should-retry')).toBe('false');
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toBe('fake-llm-server: GET /v1/responses is not served; use POST');
+    expect(server.requests[0]?.outcome).toBe('not_found');
+    expect(server.pendingReplyCount).toBe(1);
+  });
+
+  it('answers 400 naming input when a Responses request has an input of the wrong type', async () => {
+    const { server } = await start({ script: ['unused'] });
+    const response = await fetch(`${server.url}/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-test', input: 42 }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { param: 'input', message: 'fake-llm-server: expected a string or an array of input items, found 42' } });
+    expect(server.requests[0]?.outcome).toBe('invalid_request');
+  });
+
   it('calls onRequest with each answered request', async () => {
     const seen: string[] = [];
     const { client } = await start({ script: ['a'], onRequest: (request) => seen.push(`${request.path} ${request.outcome}`) });

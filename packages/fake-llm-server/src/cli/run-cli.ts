@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { FakeLlmServerError } from '../errors/fake-llm-server-error.js';
 import type { FakeReply } from '../replies/fake-reply.js';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../server/start-fake-llm-server.js';
+import type { FakeScript } from '../server/fake-llm-server-options.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../server/start-fake-llm-server.js';
 import { loadScriptFile } from './load-script-file.js';
 
 export const USAGE = `Usage: fake-llm-server --script FILE.json [--port N] [--host ADDRESS] [--loop] [--quiet]

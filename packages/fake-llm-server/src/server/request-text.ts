@@ -1,8 +1,5 @@
+import { isRecord } from '../is-record.js';
 import type { RecordedRequest } from './recorded-request.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { HeadTailCapture } from './head-tail-capture.js';
-import { editDistance } from './edit-distance.js';
 import { sliceToBytes, truncateLines } from './truncate-lines.js';
 
 const lines = (count: number): string[] => Array.from({ length: count }, (_, index) => `line ${index + 1}`);
@@ -53,20 +52,5 @@ describe('HeadTailCapture', () => {
     const result = capture.result(4, 'hint');
     expect(result.text.split('\n').filter((line) => line.startsWith('line'))).toEqual(['line 1', 'line 2', 'line 50']);
     expect(result).toMatchObject({ isTruncated: true, lines: 50, keptHeadLines: 2 });
-  });
-});
-
-describe('editDistance', () => {
-  it.each([
-    ['calc.py', 'calc.py', 0],
-    ['calk.py', 'calc.py', 1],
-    ['', 'abc', 3],
-    ['kitten', 'sitting', 3],
-  ])('%s → %s is %i', (left, right, distance) => {
-    expect(editDistance(left, right)).toBe(distance);
-  });
-
-  it('stops early past its limit', () => {
-    expect(editDistance('aaaaaaaa', 'bbbbbbbb', 2)).toBe(3);
   });
 });

@@ -1,0 +1,6 @@
+// Helpers that other @agentbench packages share, each kept once, here in the lowest package.
+// Not user API: `@agentbench/schemas/internal` may change in any release. Users import from
+// `@agentbench/schemas`.
+
+// Typo suggestions ("did you mean ...?"); `closestName` on top of it is public.
+export { editDistance } from './shared/edit-distance.js';

@@ -18,8 +18,8 @@ export type {
   TestRun,
   ToolCall,
   ToolHistoryEntry,
-} from './agent/agent.js';
-export { loadAgent, BUILT_IN_VARIANTS, type LoadAgentOptions, type LoadedAgent } from './agent/load-agent.js';
+} from './agents/agent.js';
+export { loadAgent, BUILT_IN_VARIANTS, type LoadAgentOptions, type LoadedAgent } from './agents/load-agent.js';
 
 // The loop
 export { AgentLoop, runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from './loop/agent-loop.js';
@@ -44,7 +44,8 @@ export { ScriptedAgent, createScriptedAgent, loadScriptFile, type ScriptedAgentO
 export { LlmAgent, createLlmAgent, type LlmAgentOptions, type CreateLlmAgentOptions } from './llm/llm-agent.js';
 
 // The LLM client
-export { createLlmClient, DEFAULT_LLM_TIMEOUT_MS, type LlmClientOptions, type SamplingOptions } from './llm/llm-client.js';
+export { createLlmClient, DEFAULT_LLM_TIMEOUT_MS, type LlmClientOptions } from './llm/llm-client.js';
+export type { SamplingOptions } from './llm/sampling-options.js';
 export { resolveLlmConfig, OPENROUTER_BASE_URL, DEFAULT_MODEL, type LlmConfigOverrides, type ResolvedLlmConfig } from './llm/llm-config.js';
 export { DEFAULT_RETRY_POLICY, backoffDelayMs, parseRetryAfter, resolveRetryPolicy, type RetryPolicy } from './llm/retry-policy.js';
 export { normalizeLlmError } from './llm/normalize-llm-error.js';

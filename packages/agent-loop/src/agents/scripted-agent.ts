@@ -9,7 +9,7 @@ import {
   type ScriptedToolCall,
 } from '@agentbench/schemas';
 import * as v from 'valibot';
-import type { Agent, AgentAction, AgentFactoryOptions, Observation } from '../agent/agent.js';
+import type { Agent, AgentAction, AgentFactoryOptions, Observation } from './agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 
 export interface ScriptedAgentOptions {

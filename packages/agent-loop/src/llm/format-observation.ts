@@ -1,5 +1,5 @@
 import type { ToolResult } from '@agentbench/schemas';
-import type { Observation, ToolHistoryEntry } from '../agent/agent.js';
+import type { Observation, ToolHistoryEntry } from '../agents/agent.js';
 
 export interface ObservationFormat {
   /** Tool calls shown, most recent last. Default 8. */

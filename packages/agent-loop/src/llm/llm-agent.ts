@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ModelConfig } from '@agentbench/schemas';
-import type { ActionUsage, Agent, AgentAction, AgentFactoryOptions, AgentStartContext, Observation, ToolCall } from '../agent/agent.js';
+import type { ActionUsage, Agent, AgentAction, AgentFactoryOptions, AgentStartContext, Observation, ToolCall } from '../agents/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { LlmError } from '../errors/llm-error.js';
 import type { EventLogger } from '../logging/event-logger.js';

@@ -8,13 +8,7 @@ import { checkPricing, type ModelPricing } from './llm-usage.js';
 import { normalizeLlmError } from './normalize-llm-error.js';
 import { readResponse, responsesRequestBody } from './responses-api.js';
 import { backoffDelayMs, resolveRetryPolicy, type RetryPolicy } from './retry-policy.js';
-
-/** Sampling settings sent with every request; unset ones are left to the provider. */
-export interface SamplingOptions {
-  temperature?: number;
-  topP?: number;
-  maxOutputTokens?: number;
-}
+import type { SamplingOptions } from './sampling-options.js';
 
 export interface LlmClientOptions {
   /** Any OpenAI-compatible endpoint, e.g. `https://openrouter.ai/api/v1`, `http://127.0.0.1:8000/v1`. */

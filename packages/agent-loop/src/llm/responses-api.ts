@@ -1,6 +1,6 @@
-import type { SamplingOptions } from './llm-client.js';
 import type { LlmRequest, LlmResponse, LlmToolCall } from './llm-types.js';
 import { readUsage, type ModelPricing } from './llm-usage.js';
+import type { SamplingOptions } from './sampling-options.js';
 
 type ReadAnswer = Omit<LlmResponse, 'attempts' | 'durationMs' | 'requestId'>;
 

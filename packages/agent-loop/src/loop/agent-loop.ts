@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ExecResult, Sandbox } from '@agentbench/sandbox';
 import type { FailureReason, LoadedTask, StopReason, ToolRequest, ToolResult } from '@agentbench/schemas';
 import { failureReasonForError, failureReasonForStage, failureReasonForStopReason } from '@agentbench/scoring';
-import type { Agent, AgentAction, AppliedPatch, BudgetState, Observation, TestRun, ToolCall, ToolHistoryEntry } from '../agent/agent.js';
+import type { Agent, AgentAction, AppliedPatch, BudgetState, Observation, TestRun, ToolCall, ToolHistoryEntry } from '../agents/agent.js';
 import { AgentLoopError } from '../errors/agent-loop-error.js';
 import { LlmError } from '../errors/llm-error.js';
 import type { LlmToolDefinition } from '../llm/llm-types.js';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createScriptedAgent } from '../agents/scripted-agent.js';
+import { createScriptedAgent } from './scripted-agent.js';
 import { AgentLoadError } from '../errors/agent-load-error.js';
 import { AgentLoopError } from '../errors/agent-loop-error.js';
 import { createLlmAgent } from '../llm/llm-agent.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopFixture, type LoopFixture } from '../../test/fixtures.js';
-import { ScriptedAgent } from '../agents/scripted-agent.js';
+import { ScriptedAgent } from './scripted-agent.js';
 import { AgentLoadError } from '../errors/agent-load-error.js';
 import { LlmAgent } from '../llm/llm-agent.js';
 import { loadAgent } from './load-agent.js';

@@ -1,6 +1,7 @@
 import yargs, { type Argv } from 'yargs';
 import { commands } from './commands/index.js';
 import { reportError } from './report-error.js';
+import { UsageError } from './usage-error.js';
 import { CLI_VERSION } from './version.js';
 
 export interface GlobalOptions {
@@ -41,15 +42,4 @@ export async function main(argv: string[]): Promise<number> {
     exitCode = reportError(error, { isVerbose });
   }
   return exitCode;
-}
-
-/** A mistake in how the command was called: printed with a pointer to --help. */
-const userErrorMarker = Symbol.for('agentbench.error');
-
-export class UsageError extends Error {
-  readonly [userErrorMarker] = true;
-  override readonly name = 'UsageError';
-  constructor(message: string) {
-    super(`${message}\nRun \`ab --help\` for usage.`);
-  }
 }

@@ -1,5 +1,5 @@
 import { MESSAGE_EXCERPT_CHARACTERS, outputExcerpt } from '@agentbench/sandbox';
-import { UsageError } from './main.js';
+import { UsageError } from './usage-error.js';
 
 /** `--max-output-bytes`, on every command that runs attempts (run-task, validate-suite, run-agent). */
 export const MAX_OUTPUT_BYTES_OPTION = {

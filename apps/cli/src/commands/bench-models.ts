@@ -6,7 +6,7 @@ import { createLlmClient, resolveLlmConfig } from '@agentbench/agent-loop';
 import { DEFAULT_SKIP_LABELS, interruptOnSignals, loadMirrorMap, RepoCache, runAgentAttempt, timestampForPath } from '@agentbench/harness';
 import { formatBenchTable, parseModelList, runModelBenchmark, type BenchProgressEvent, type ProbeOutcome } from '@agentbench/report';
 import { formatIssue, loadSuite, loadTask, type LoadedTask } from '@agentbench/schemas';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 
 export interface BenchModelsArguments {
   task?: string;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_DOCKER_IMAGE, ensureRootfs } from '@agentbench/sandbox';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 
 // The offline build script lives in the repository's docker/ folder (src/ and dist/ are both two levels down).
 const buildScript = fileURLToPath(new URL('../../../../docker/py-runner/build-offline.sh', import.meta.url));

@@ -8,7 +8,7 @@ import {
   validateSuite,
   type WorkspaceRetention,
 } from '@agentbench/harness';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument } from '../output-options.js';
 
 export interface ValidateSuiteArguments {

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatIssue, validateFile, type FileValidationReport } from '@agentbench/schemas';
-import { UsageError } from '../main.js';
+import { UsageError } from '../usage-error.js';
 
 interface ValidateArguments {
   files: string[];

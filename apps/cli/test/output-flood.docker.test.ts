@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
+import { runAgentCli } from './run-agent-cli.js';
+
+const skipReason = dockerSkipReason('output-flood.docker.test.ts');
+
+/** Unique to this file, so its leftover check never touches another test's containers. */
+const TASK_ID = 'cli_output_flood';
+const FLOOD = "head -c 500000000 /dev/zero | tr '\\0' a";
+/** Floods once the agent asked for it, so the baseline does not (the agent's run step and the final test do). */
+const AGENT_TEST_COMMAND = `if [ -e flood.on ]; then ${FLOOD}; fi; exit 1`;
+
+/**
+ * What `ab` prints while a sandbox prints 500 MB, one row per command that runs attempts:
+ * its arguments (the task folder and the output folder filled in) and the exit code it must give.
+ */
+const COMMANDS: ReadonlyArray<{ name: string; run: string; args: (tasks: string, out: string) => string[]; exitCode: number }> = [
+  { name: 'run-task', run: `${FLOOD}; exit 1`, args: (tasks, out) => ['run-task', path.join(tasks, 'flood', TASK_ID, 'task.yaml'), '--out', out], exitCode: 1 },
+  { name: 'validate-suite', run: `${FLOOD}; exit 1`, args: (tasks, out) => ['validate-suite', 'flood', '--tasks', tasks, '--out', out, '-j', '1'], exitCode: 0 },
+  { name: 'run-agent', run: AGENT_TEST_COMMAND, args: (tasks, out) => ['run-agent', '--task', path.join(tasks, 'flood', TASK_ID, 'task.yaml'), '--variant', 'scripted', '--out', out], exitCode: 1 },
+];
+
+async function folderBytes(folder: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const entryPath = path.join(folder, entry.name);
+    total += entry.isDirectory() ? await folderBytes(entryPath) : (await lstat(entryPath)).size;
+  }
+  return total;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' });
+}
+
+describe.skipIf(skipReason !== undefined)('ab prints a few lines, not the output, while a sandbox prints 500 MB (real Docker)', () => {
+  let scratch: TemporaryDirectory;
+  let sha: string;
+
+  beforeAll(async () => {
+    scratch = await createTemporaryDirectory();
+    const repository = path.join(scratch.path, 'repository');
+    await scratch.write('repository/README.md', 'flood\n');
+    git(repository, 'init', '-q');
+    git(repository, 'add', '.');
+    git(repository, 'commit', '-q', '-m', 'a small project');
+    sha = git(repository, 'rev-parse', 'HEAD').trim();
+  });
+
+  afterAll(async () => {
+    const left = await listManagedContainers({ taskId: TASK_ID });
+    if (left.length > 0) await removeManagedContainers({ taskId: TASK_ID });
+    await scratch?.remove();
+    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
+  });
+
+  it.each(COMMANDS.map((command) => [command.name, command] as const))('ab %s', async (name, command) => {
+    const tasks = path.join(scratch.path, `tasks-${name}`);
+    await mkdir(path.join(tasks, 'flood', TASK_ID), { recursive: true });
+    const script = JSON.stringify([
+      { tool: 'run', args: { command: 'touch flood.on' } },
+      { tool: 'run', args: { command: AGENT_TEST_COMMAND } },
+    ]);
+    await writeFile(
+      path.join(tasks, 'flood', TASK_ID, 'task.yaml'),
+      [
+        'task_spec_version: "1.0"',
+        `id: ${TASK_ID}`,
+        'suite: flood',
+        'repo:',
+        `  url: ${path.join(scratch.path, 'repository')}`,
+        `  commit: ${sha}`,
+        'environment:',
+        '  docker_image: agentbench/py-runner:0.1.0',
+        '  workdir: /workspace',
+        '  timeout_sec: 600',
+        'run:',
+        `  command: ${JSON.stringify(command.run)}`,
+        'agent:',
+        '  entrypoint: scripted',
+        `  script: ${script}`,
+        '',
+      ].join('\n'),
+    );
+    const out = path.join(scratch.path, `out-${name}`);
+    const previousCi = process.env['CI'];
+    process.env['CI'] = '1';
+    let run;
+    try {
+      run = await runAgentCli(command.args(tasks, out));
+    } finally {
+      if (previousCi === undefined) delete process.env['CI'];
+      else process.env['CI'] = previousCi;
+    }
+    expect(run.exitCode, run.stderr.slice(0, 2000)).toBe(command.exitCode);
+    expect(Buffer.byteLength(run.stdout), run.stdout.slice(0, 2000)).toBeLessThan(2000);
+    expect(Buffer.byteLength(run.stderr), run.stderr.slice(0, 2000)).toBeLessThan(2000);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/a{201}/);
+    expect(await folderBytes(out)).toBeLessThan(25_000_000);
+  }, 900_000);
+});

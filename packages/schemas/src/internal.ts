@@ -4,3 +4,5 @@
 
 // Typo suggestions ("did you mean ...?"); `closestName` on top of it is public.
 export { editDistance } from './shared/edit-distance.js';
+// Quoting a word for `sh -c`.
+export { quoteShellWord, quoteShellWords, type QuoteShellWordOptions } from './shared/quote-shell-word.js';

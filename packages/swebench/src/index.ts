@@ -5,7 +5,7 @@ export { ImportTargetError } from './errors/import-target-error.js';
 export { OracleAgentError } from './errors/oracle-agent-error.js';
 
 // Shell quoting
-export { quoteShellWord, quoteShellWords, type QuoteShellWordOptions } from './shell/quote-shell-word.js';
+export { quoteShellWord, quoteShellWords, type QuoteShellWordOptions } from '@agentbench/schemas/internal';
 
 // Records
 export {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { quoteShellWord } from '@agentbench/schemas/internal';
 import { DEFAULT_LOG_CAP_BYTES } from '../command-log.js';
 import { SandboxError } from '../errors/sandbox-error.js';
 import type { ExecOptions, SandboxSpec } from '../sandbox.js';
@@ -27,11 +28,7 @@ export function commandArgv(command: string | string[]): string[] {
 
 /** The command as one line, for log headers. */
 export function commandText(command: string | string[]): string {
-  return typeof command === 'string' ? command : command.map(quoteArgument).join(' ');
-}
-
-function quoteArgument(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;
+  return typeof command === 'string' ? command : command.map((argument) => quoteShellWord(argument)).join(' ');
 }
 
 export function timeoutMs(spec: SandboxSpec, options: ExecOptions | undefined): number {

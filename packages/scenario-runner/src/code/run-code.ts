@@ -1,11 +1,8 @@
+import { quoteShellWord } from '@agentbench/schemas/internal';
 import { transform } from 'esbuild';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import type { EnvironmentProvider, ExecutionResult, ProviderRunOptions } from '../providers/environment-provider.js';
 import { knownLanguageNames, resolveCodeLanguage } from './code-languages.js';
-
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
 
 /** Code with top-level `import`/`export` runs as an ES module, anything else as CommonJS. */
 function isModuleCode(code: string): boolean {
@@ -51,7 +48,7 @@ export async function runCode(
       }
       const program = language === 'typescript' ? await stripTypes(step.code, `${field}.code`) : step.code;
       const inputType = isModuleCode(program) ? 'module' : 'commonjs';
-      return provider.run(`${shellQuote(node)} --input-type=${inputType} -`, { ...runOptions, stdin: program });
+      return provider.run(`${quoteShellWord(node, { isAlwaysQuoted: true })} --input-type=${inputType} -`, { ...runOptions, stdin: program });
     }
   }
 }

@@ -1,6 +1,6 @@
+import { quoteShellWord, quoteShellWords } from '@agentbench/schemas/internal';
 import type { SwebenchRecord } from '../records/swebench-record.js';
 import type { RepositoryProfile } from '../repositories/repository-profiles.js';
-import { quoteShellWord, quoteShellWords } from '../shell/quote-shell-word.js';
 import { changedFilesOfPatch } from './patch-files.js';
 
 /** The test command of an imported task and how it chose what to run. */

@@ -194,10 +194,9 @@ export {
   MAX_INPUT_FILE_BYTES,
   type ReadInputFileResult,
   type ReadInputFileOptions,
-  type InputFileProblem,
-  type InputFileProblemKind,
   type InputFileEncoding,
 } from './loading/read-input-file.js';
+export type { InputFileProblem, InputFileProblemKind } from './loading/input-file-problem.js';
 export { toValidationIssues, type ValibotIssueOptions } from './loading/valibot-issues.js';
 export {
   loadTask,

@@ -1,4 +1,4 @@
-import type { InputFileProblem } from '../loading/read-input-file.js';
+import type { InputFileProblem } from '../loading/input-file-problem.js';
 import { SchemasError } from './schemas-error.js';
 
 const inputFileMarker = Symbol.for('agentbench.schemas.input-file-error');

@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { InputFileError } from '../errors/input-file-error.js';
+import type { InputFileProblem } from './input-file-problem.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 /**
@@ -10,16 +11,6 @@ import type { ValidationIssue } from './validation-issue.js';
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
 export type InputFileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
-
-export type InputFileProblemKind = 'not_found' | 'not_a_file' | 'too_large' | 'unreadable' | 'encoding' | 'not_text';
-
-/** Why a file was not read. `message` does not name the file; `line`/`column` are set when the problem has a place. */
-export interface InputFileProblem {
-  kind: InputFileProblemKind;
-  message: string;
-  line?: number;
-  column?: number;
-}
 
 export type ReadInputFileResult =
   | { text: string; encoding: InputFileEncoding; byteLength: number; problem?: undefined }

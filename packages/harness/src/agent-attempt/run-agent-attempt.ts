@@ -29,6 +29,7 @@ import { failureReasonForError, failureReasonForStage, pickFailureReason } from 
 import { createToolSet } from '@agentbench/tools';
 import { ulid } from 'ulid';
 import { snapshotGitDirectory } from '../attempt/attempt-paths.js';
+import { maxOutputBytesFor, TruncatedLogs } from '../attempt/output-limits.js';
 import { createDockerSandbox, type SandboxFactory } from '../attempt/sandbox-factory.js';
 import { validateBaseline } from '../baseline/validate-baseline.js';
 import type { MirrorRule } from '../git/mirror-map.js';
@@ -68,6 +69,8 @@ export interface RunAgentAttemptOptions {
   environment?: NodeJS.ProcessEnv;
   /** Default: a hardened Docker container. */
   createSandbox?: SandboxFactory;
+  /** Bytes of stdout and of stderr each command's log keeps (`--max-output-bytes`). Default: the task's `environment.max_output_bytes`, else 10 MiB. */
+  maxOutputBytes?: number;
   signal?: AbortSignal;
   onEvent?: EventListener;
   onStage?: (stage: AgentAttemptStage) => void;
@@ -164,6 +167,8 @@ class AgentAttempt {
   private verdictMs: number | undefined;
   /** Things the record's reader should know (left-out files). */
   private readonly notes: string[] = [];
+  private readonly maxOutputBytes: number;
+  private readonly truncatedLogs: TruncatedLogs;
 
   constructor(input: { options: RunAgentAttemptOptions; loaded: LoadedTask; agent: Agent; variant: string; limits: AgentLoopLimits; runId: string; runDir: string }) {
     this.options = input.options;
@@ -176,10 +181,13 @@ class AgentAttempt {
     this.runDir = input.runDir;
     this.logDir = path.join(input.runDir, 'logs');
     this.workspaceDir = path.join(input.runDir, 'workspace');
+    this.maxOutputBytes = maxOutputBytesFor(this.task, this.options.maxOutputBytes);
+    this.truncatedLogs = new TruncatedLogs(this.runDir);
   }
 
+  /** Every sandbox of the attempt (baseline, agent, verdict): their logs that dropped output go to the record. */
   private get createSandbox(): SandboxFactory {
-    return this.options.createSandbox ?? createDockerSandbox;
+    return this.truncatedLogs.watch(this.options.createSandbox ?? createDockerSandbox);
   }
 
   async run(): Promise<RunAgentAttemptResult> {
@@ -260,6 +268,7 @@ class AgentAttempt {
         runId: this.runId,
         paths: { logDir: path.join(baselineDir, 'logs'), workspaceDir: path.join(baselineDir, 'workspace') },
         createSandbox: this.createSandbox,
+        maxOutputBytes: this.maxOutputBytes,
         ...repositoryOptions,
       });
       this.baseline = outcome.record.baseline_validation;
@@ -272,6 +281,27 @@ class AgentAttempt {
     }
     this.throwIfAborted();
 
+    const commands = this.task.setup.commands;
+    const spec: SandboxSpec = {
+      image: environment.docker_image,
+      workdir: environment.workdir,
+      mountWorkspace: this.workspaceDir,
+      hasNetwork: commands.length > 0,
+      labels: { runId: this.runId, taskId: this.task.id },
+      defaultTimeoutSec: environment.timeout_sec,
+      logDir: this.logDir,
+      logCapBytes: this.maxOutputBytes,
+    };
+    // The fresh sandbox that judges the agent's diff is cloned and set up from now on, beside the
+    // agent's own setup and loop, so the final stage rarely waits for it.
+    this.verdict = FinalVerdict.start({
+      loaded: this.loaded,
+      verdictDir: path.join(this.runDir, 'verdict'),
+      spec: { ...spec, labels: { ...spec.labels, role: 'verdict' } },
+      createSandbox: this.createSandbox,
+      ...repositoryOptions,
+    });
+
     this.options.onStage?.('git_clone');
     await mkdir(this.workspaceDir, { recursive: true });
     const gitLog = path.join(this.logDir, 'git.log');
@@ -282,16 +312,6 @@ class AgentAttempt {
     this.throwIfAborted();
 
     this.options.onStage?.('setup');
-    const commands = this.task.setup.commands;
-    const spec: SandboxSpec = {
-      image: environment.docker_image,
-      workdir: environment.workdir,
-      mountWorkspace: this.workspaceDir,
-      hasNetwork: commands.length > 0,
-      labels: { runId: this.runId, taskId: this.task.id },
-      defaultTimeoutSec: environment.timeout_sec,
-      logDir: this.logDir,
-    };
     this.sandbox = await this.timed(() => this.createSandbox(spec));
     const sandbox = this.timedSandbox(this.sandbox);
     const setupFailure = await runSetupCommands({
@@ -307,8 +327,7 @@ class AgentAttempt {
     if (commands.length > 0) await this.timed(() => sandbox.setNetwork(false));
     this.throwIfAborted();
 
-    // The post-setup state the agent's diff is taken from, and the fresh sandbox that judges it,
-    // set up while the agent works.
+    // The post-setup state the agent's diff is taken from.
     this.snapshots = await WorkTreeSnapshots.create({
       gitDir: snapshotGitDirectory(this.workspaceDir),
       sourceGitDir: prepared.sourceGitDir,
@@ -318,13 +337,6 @@ class AgentAttempt {
       ...(signal === undefined ? {} : { signal }),
     });
     const afterSetup = await this.snapshots.snapshot();
-    this.verdict = FinalVerdict.start({
-      loaded: this.loaded,
-      verdictDir: path.join(this.runDir, 'verdict'),
-      spec: { ...spec, labels: { ...spec.labels, role: 'verdict' } },
-      createSandbox: this.createSandbox,
-      ...repositoryOptions,
-    });
 
     this.options.onStage?.('agent_run');
     const tools = createToolSet({
@@ -364,17 +376,18 @@ class AgentAttempt {
     // no process of the agent's is left to change the tree while host git reads it.
     this.options.onStage?.('final_test');
     await this.disposeSandbox();
+    const finalStarted = performance.now();
     const final = await this.snapshots.snapshot();
     const verdict = await this.verdict.judge({ snapshots: this.snapshots, afterSetupTree: afterSetup.tree, finalTree: final.tree });
-    this.recordVerdict(verdict, final.skippedLargeFiles);
+    this.recordVerdict(verdict, final.skippedLargeFiles, performance.now() - finalStarted);
     return `${verdict.message}; the agent loop stopped with ${loop.stopReason}: ${loop.message}`;
   }
 
-  private recordVerdict(verdict: VerdictOutcome, skippedLargeFiles: readonly string[]): void {
+  private recordVerdict(verdict: VerdictOutcome, skippedLargeFiles: readonly string[], stageMs: number): void {
     this.finalVerdict = verdict;
     this.finalExitCode = verdict.exitCode;
     this.finalPassed = verdict.passed;
-    this.verdictMs = verdict.judgeMs;
+    this.verdictMs = stageMs;
     for (const [name, file] of Object.entries(verdict.artifacts)) this.artifact(name, file);
     if (skippedLargeFiles.length > 0) this.notes.push(`left out of the agent's diff (over the size limit): ${skippedLargeFiles.slice(0, 5).join(', ')}`);
   }
@@ -428,6 +441,7 @@ class AgentAttempt {
       task_spec_version: task.task_spec_version,
       harness_min_version: task.harness_min_version ?? null,
       labels: [...task.labels],
+      truncated_logs: this.truncatedLogs.list(),
     };
   }
 

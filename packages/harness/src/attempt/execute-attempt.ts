@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptRecord, type FailureReason, type LoadedTask } from '@agentbench/schemas';
-import type { ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
+import { outputExcerpt, type ExecResult, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
 import { failureReasonForError, failureReasonForStage, type KilledBy } from '@agentbench/scoring';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
 import { RepositoryError } from '../errors/repository-error.js';
@@ -14,6 +14,7 @@ import { normalizeSetupCommand } from '../setup/normalize-setup-command.js';
 import { checkBaselineExpectations, type BaselineMismatch } from '../validation/check-baseline-expectations.js';
 import { parsePytestFailures } from '../validation/parse-pytest-failures.js';
 import { relativeToRun, snapshotGitDirectory, type AttemptPaths } from './attempt-paths.js';
+import { maxOutputBytesFor, TruncatedLogs } from './output-limits.js';
 import { createDockerSandbox, type SandboxFactory } from './sandbox-factory.js';
 
 /** `baseline`: the tests must fail (validate_baseline). `task`: run the tests and report them (run_task). */
@@ -46,6 +47,8 @@ export interface AttemptOptions {
   rerunBudgetFraction?: number;
   /** Extra environment variables of every command in the sandbox. */
   env?: Record<string, string>;
+  /** Bytes of stdout and of stderr each command's log keeps (`--max-output-bytes`). Default: the task's `environment.max_output_bytes`, else 10 MiB. */
+  maxOutputBytes?: number;
 }
 
 /** What one stage did. Paths are relative to the run directory. */
@@ -57,6 +60,8 @@ export interface StageReport {
   timedOut?: boolean;
   failureReason?: FailureReason | null;
   log?: string;
+  /** The log dropped output at the cap (`maxOutputBytes`). */
+  logTruncated?: boolean;
 }
 
 export interface AttemptTimings {
@@ -110,7 +115,8 @@ function describeExit(result: ExecResult, timeoutSec: number): string {
   if (result.timedOut || result.killedBy === 'timeout') return `timed out after ${timeoutSec} s`;
   if (result.killedBy === 'abort') return 'was interrupted';
   if (result.killedBy === 'oom') return 'was killed by the out-of-memory killer';
-  const detail = lastLine(result.stderr) || lastLine(result.stdout);
+  // Sandbox-written: one escaped line of at most 200 characters.
+  const detail = outputExcerpt(lastLine(result.stderr) || lastLine(result.stdout));
   return `exited with ${result.exitCode}${detail === '' ? '' : `: ${detail}`}`;
 }
 
@@ -147,6 +153,8 @@ class AttemptExecution {
   private lastExitCode: number | undefined;
   private commitSha: string | undefined;
   private repositorySource: string | undefined;
+  private readonly maxOutputBytes: number;
+  private readonly truncatedLogs: TruncatedLogs;
 
   constructor(
     private readonly loaded: LoadedTask,
@@ -155,6 +163,8 @@ class AttemptExecution {
   ) {
     this.task = loaded.task;
     this.paths = options.paths;
+    this.maxOutputBytes = maxOutputBytesFor(this.task, options.maxOutputBytes);
+    this.truncatedLogs = new TruncatedLogs(this.paths.runDir);
   }
 
   async run(): Promise<AttemptOutcome> {
@@ -231,6 +241,7 @@ class AttemptExecution {
       labels: { runId: this.options.runId, taskId: this.task.id },
       defaultTimeoutSec: environment.timeout_sec,
       logDir: this.paths.logDir,
+      logCapBytes: this.maxOutputBytes,
     };
     if (this.options.env !== undefined) spec.env = this.options.env;
     const createSandbox = this.options.createSandbox ?? createDockerSandbox;
@@ -440,12 +451,14 @@ class AttemptExecution {
       }),
     );
     if (result.logPath !== undefined) this.artifact(`${logName}_log`, result.logPath);
+    this.truncatedLogs.note(result);
     if (result.killedBy === 'abort') throw new AttemptInterruptedError(this.currentStage);
     return result;
   }
 
-  private logOf(result: ExecResult): { log?: string } {
-    return result.logPath === undefined ? {} : { log: relativeToRun(this.paths.runDir, result.logPath) };
+  private logOf(result: ExecResult): { log?: string; logTruncated?: boolean } {
+    if (result.logPath === undefined) return {};
+    return { log: relativeToRun(this.paths.runDir, result.logPath), ...(result.logTruncated === true ? { logTruncated: true } : {}) };
   }
 
   private async timed<T>(action: () => Promise<T>): Promise<T> {
@@ -540,6 +553,7 @@ class AttemptExecution {
       task_spec_version: task.task_spec_version,
       harness_min_version: task.harness_min_version ?? null,
       labels: [...task.labels],
+      truncated_logs: this.truncatedLogs.list(),
     };
   }
 }

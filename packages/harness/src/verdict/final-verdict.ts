@@ -38,8 +38,6 @@ export interface VerdictOutcome {
   tamperedPaths: string[];
   /** Files written (absolute): `agent.patch` (what was applied), `tampered.patch` (what was dropped), the test log. */
   artifacts: Record<string, string>;
-  /** Time from `judge` to the verdict: the extra cost of a fresh sandbox, beside the attempt's total. */
-  judgeMs: number;
 }
 
 interface PreparedSandbox {
@@ -95,7 +93,6 @@ export class FinalVerdict {
   }
 
   async judge(input: VerdictInput): Promise<VerdictOutcome> {
-    const started = performance.now();
     const { task } = this.options.loaded;
     const { snapshots, afterSetupTree, finalTree } = input;
     const isTestChangeAllowed = task.evaluation?.allow_test_changes === true;
@@ -114,7 +111,7 @@ export class FinalVerdict {
 
     const prepared = await this.preparing;
     const sandbox = prepared.sandbox as Sandbox;
-    const finish = (outcome: Omit<VerdictOutcome, 'tamperedPaths' | 'artifacts' | 'judgeMs'>): VerdictOutcome => ({ ...outcome, tamperedPaths, artifacts, judgeMs: performance.now() - started });
+    const finish = (outcome: Omit<VerdictOutcome, 'tamperedPaths' | 'artifacts'>): VerdictOutcome => ({ ...outcome, tamperedPaths, artifacts });
     if (prepared.setupFailure !== undefined) {
       const { failureReason, message, exitCode } = prepared.setupFailure;
       return finish({ failureReason, passed: false, exitCode, message: `the fresh sandbox of the final test: ${message}` });

@@ -123,6 +123,6 @@ export {
 export { loadPlugins, resolvePlugins, type PluginLoadOptions, type PluginResolution, type PluginResolutionStatus } from './plugins/load-plugins.js';
 export { buildPluginSet, inlinePlugin, type LoadedPlugin, type LoadedPluginSet, type Contribution, type PluginSetOptions } from './plugins/plugin-set.js';
 export { pluginRequest, type PluginRequest, type PluginSource } from './plugins/plugin-request.js';
-export { resolveModulePath, isPathReference, type ModuleResolution } from './plugins/resolve-module-path.js';
+export { resolveModulePath, isPathReference, type ModuleResolution } from '@agentbench/schemas/internal';
 export { satisfiesVersion } from './plugins/version-requirement.js';
 export { findConfigFile, loadConfigFile, CONFIG_FILE_NAMES, AgentbenchConfigSchema, type AgentbenchConfig, type LoadedConfigFile } from './plugins/config-file.js';

@@ -6,3 +6,5 @@
 export { editDistance } from './shared/edit-distance.js';
 // Quoting a word for `sh -c`.
 export { quoteShellWord, quoteShellWords, type QuoteShellWordOptions } from './shared/quote-shell-word.js';
+// Finding a plugin's or custom agent's module file the way Node's `import` would.
+export { resolveModulePath, resolvePackageEntry, isPathReference, type ModuleResolution } from './modules/resolve-module-path.js';

@@ -6,7 +6,7 @@ import { AgentLoadError } from '../errors/agent-load-error.js';
 import { AgentLoopError } from '../errors/agent-loop-error.js';
 import { createLlmAgent } from '../llm/llm-agent.js';
 import type { Agent, AgentFactory, AgentFactoryOptions } from './agent.js';
-import { resolvePackageEntry } from './resolve-package.js';
+import { resolvePackageEntry } from '@agentbench/schemas/internal';
 
 /** Built-in variants; `llm_v0` is the original project's name for `llm`. */
 export const BUILT_IN_VARIANTS = ['scripted', 'llm', 'llm_v0'] as const;

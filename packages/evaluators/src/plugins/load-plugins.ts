@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginReference } from '@agentbench/schemas';
+import { resolveModulePath } from '@agentbench/schemas/internal';
 import { PluginLoadError } from '../errors/plugin-load-error.js';
 import { PluginVersionError } from '../errors/plugin-version-error.js';
 import { BUILTIN_EVALUATOR_TYPES } from '../evaluators/builtin-evaluators.js';
@@ -8,7 +9,6 @@ import { findConfigFile, loadConfigFile } from './config-file.js';
 import { pluginDefinitionProblems, type PluginDefinition } from './plugin-definition.js';
 import { pluginRequest, type PluginRequest } from './plugin-request.js';
 import { buildPluginSet, type LoadedPlugin, type LoadedPluginSet } from './plugin-set.js';
-import { resolveModulePath } from './resolve-module-path.js';
 import { satisfiesVersion } from './version-requirement.js';
 
 export interface PluginLoadOptions {

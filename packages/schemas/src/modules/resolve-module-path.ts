@@ -135,3 +135,14 @@ export async function resolveModulePath(reference: string, baseDir: string): Pro
   }
   return { kind: 'not_installed', message: `package ${name} is not installed (looked in node_modules from ${path.resolve(baseDir)} upwards)` };
 }
+
+/**
+ * The entry file of an installed package, by name (`my-agent`, `@acme/agent`, `@acme/agent/sub`), found as
+ * `resolveModulePath` finds it; undefined when the reference is a path, no such package is installed, or
+ * the package has no entry file.
+ */
+export async function resolvePackageEntry(name: string, baseDir: string): Promise<string | undefined> {
+  if (isPathReference(name)) return undefined;
+  const resolution = await resolveModulePath(name, baseDir);
+  return resolution.kind === 'resolved' ? resolution.file : undefined;
+}

@@ -1,3 +1,4 @@
+import { MESSAGE_EXCERPT_CHARACTERS, outputExcerpt } from '@agentbench/sandbox';
 import type { SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
 import { formatDuration } from './format-duration.js';
 
@@ -36,7 +37,9 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
  * to resume an interrupted run.
  */
 export function formatSuiteSummary(result: ValidateSuiteResult, options: { suite: string; resumeCommand?: string } = { suite: '' }): string {
-  const rows = result.tasks.map((task) => [task.taskId, statusLabel(task.status), reasonOf(task), durationOf(task), task.outcome !== undefined && task.status !== 'valid' ? task.outcome.message : '']);
+  // The detail may quote what the sandbox wrote (output, file names): one escaped line, bounded.
+  const detailOf = (task: SuiteTaskResult): string => (task.outcome !== undefined && task.status !== 'valid' ? outputExcerpt(task.outcome.message, { maxCharacters: MESSAGE_EXCERPT_CHARACTERS }) : '');
+  const rows = result.tasks.map((task) => [task.taskId, statusLabel(task.status), reasonOf(task), durationOf(task), detailOf(task)]);
   const lines = formatTable(['task', 'outcome', 'failure reason', 'duration', 'detail'], rows);
   const counts = result.runRecord.counts;
   if (counts) {

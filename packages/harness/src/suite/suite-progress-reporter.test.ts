@@ -81,4 +81,21 @@ describe('formatSuiteSummary', () => {
       ].join('\n'),
     );
   });
+
+  it('prints a detail that quotes sandbox-written text as one escaped, bounded line', () => {
+    const outcome = { message: `setup changed the work tree (1 path: A evil\u001b[2J${'x'.repeat(5000)}\nname)` } as NonNullable<ValidateSuiteResult['tasks'][number]['outcome']>;
+    const result = {
+      runDir: '/runs/r',
+      runId: 'r',
+      runRecord: { run_id: 'r', kind: 'suite_baseline', created_at: '2024-01-01T00:00:00.000Z', harness_version: '0.1.0', task_ids: ['a'], options: {}, status: 'completed', counts: { total: 1, passed: 0, failed: 1, errored: 0, skipped: 0 } },
+      tasks: [{ taskId: 'a', status: 'invalid', record: attemptRecordFor('a', 'SETUP_DIRTY_WORKTREE'), outcome }],
+      isInterrupted: false,
+      isResumed: false,
+      durationMs: 1000,
+    } as ValidateSuiteResult;
+    const row = formatSuiteSummary(result, { suite: 'demo' }).split('\n')[2] ?? '';
+    expect(row).toContain('A evil\\u001b[2J');
+    expect(row).not.toContain('\u001b');
+    expect(row.length).toBeLessThan(500);
+  });
 });

@@ -75,6 +75,17 @@ describe('TaskSchema', () => {
     expect(issuePaths(task)).toEqual(['environment.timeout_sec']);
   });
 
+  it('takes an optional positive whole max_output_bytes', () => {
+    const task = baseTask();
+    expect(issuePaths(task)).toEqual([]);
+    task.environment.max_output_bytes = 1_000_000;
+    expect(issuePaths(task)).toEqual([]);
+    for (const bad of [0, -5, 1.5, '10MB']) {
+      task.environment.max_output_bytes = bad;
+      expect(issuePaths(task)).toEqual(['environment.max_output_bytes']);
+    }
+  });
+
   it('checks the image, setup commands and run command', () => {
     const task = baseTask();
     task.environment.docker_image = 'python 3.11';

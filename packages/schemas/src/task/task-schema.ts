@@ -38,6 +38,14 @@ export const TaskEnvironmentSchema = v.strictObject({
   ),
   workdir: v.pipe(AbsolutePosixPathSchema, v.description('Absolute path of the workspace inside the sandbox.')),
   timeout_sec: v.pipe(PositiveIntegerSchema, v.description('Timeout of each command (setup, tests), in seconds.')),
+  max_output_bytes: v.optional(
+    v.pipe(
+      PositiveIntegerSchema,
+      v.description(
+        "Bytes of stdout and of stderr kept from each command in the run's logs: the first and the last half, with a marker naming the dropped bytes between. Default 10485760 (10 MiB); --max-output-bytes overrides it.",
+      ),
+    ),
+  ),
 });
 export type TaskEnvironment = v.InferOutput<typeof TaskEnvironmentSchema>;
 

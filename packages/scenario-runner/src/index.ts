@@ -21,6 +21,9 @@ export { timestampForPath, slugForPath } from './run/result-files.js';
 
 // Dry runs
 export { planScenario, assertPlanValid, type ScenarioPlan, type PlannedStep, type PlannedEvaluator, type PlanScenarioOptions, type PlanStatus } from './plan/plan-scenario.js';
+export { scenarioContentIssues, type ScenarioContentOptions } from './check/scenario-content-issues.js';
+export { checkMatrix, type MatrixCheck, type CheckMatrixOptions } from './check/check-matrix.js';
+export { runChecks } from './check/run-checks.js';
 export { formatPlan } from './plan/format-plan.js';
 
 // Matrices
@@ -82,6 +85,7 @@ export {
   checkTerminationConditions,
   conditionKeywords,
   findCustomCondition,
+  customConditionProblem,
   TERMINATION_JUDGE_SCHEMA,
   type TerminationDecision,
   type TerminationDependencies,

@@ -7,7 +7,7 @@ import {
   type JsonSchemaObject,
   type TerminationConditionDefinition,
 } from '@agentbench/evaluators';
-import type { TerminationCondition } from '@agentbench/schemas';
+import { showText, showValue, type TerminationCondition } from '@agentbench/schemas';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import { formatTranscript, type ConversationTurnRecord } from './conversation-types.js';
 
@@ -77,21 +77,34 @@ export function conditionKeywords(condition: TerminationCondition): readonly str
 }
 
 /** Finds the plugin condition a `custom_condition` names; throws before the run when there is none. */
-export function findCustomCondition(condition: TerminationCondition, index: number, available: ReadonlyMap<string, CustomTerminationCondition>, where: string): CustomTerminationCondition | undefined {
+/** Why a plugin termination condition cannot be used (its field path and the message), or undefined. */
+export function customConditionProblem(
+  condition: TerminationCondition,
+  index: number,
+  available: ReadonlyMap<string, CustomTerminationCondition>,
+  where: string,
+): { path: string; message: string } | undefined {
   if (condition.name === undefined) return undefined;
   const found = available.get(condition.name);
   const field = `${where}.termination_conditions[${index}]`;
   if (found === undefined) {
     const names = [...available.keys()];
-    throw new ScenarioRunnerError(
-      'configuration',
-      `${field}.name: no plugin provides the termination condition ${JSON.stringify(condition.name)}${condition.plugin === undefined ? '' : ` (expected from plugin ${condition.plugin})`}; available: ${names.length === 0 ? 'none' : names.join(', ')}`,
-    );
+    return {
+      path: `${field}.name`,
+      message: `no plugin provides the termination condition ${showValue(condition.name)}${condition.plugin === undefined ? '' : ` (expected from plugin ${showText(condition.plugin)})`}; available: ${names.length === 0 ? 'none' : names.join(', ')}`,
+    };
   }
   if (condition.plugin !== undefined && condition.plugin !== found.pluginName) {
-    throw new ScenarioRunnerError('configuration', `${field}.plugin: the condition ${JSON.stringify(condition.name)} comes from plugin ${found.pluginName}, not ${condition.plugin}`);
+    return { path: `${field}.plugin`, message: `the condition ${showValue(condition.name)} comes from plugin ${found.pluginName}, not ${showText(condition.plugin)}` };
   }
-  return found;
+  return undefined;
+}
+
+/** The plugin condition a termination condition names; throws a configuration error when it cannot be used. */
+export function findCustomCondition(condition: TerminationCondition, index: number, available: ReadonlyMap<string, CustomTerminationCondition>, where: string): CustomTerminationCondition | undefined {
+  const problem = customConditionProblem(condition, index, available, where);
+  if (problem !== undefined) throw new ScenarioRunnerError('configuration', `${problem.path}: ${problem.message}`);
+  return condition.name === undefined ? undefined : available.get(condition.name);
 }
 
 function normalize(text: string): string {

@@ -1,4 +1,4 @@
-import { ScenarioSchema, type Matrix, type Scenario } from '@agentbench/schemas';
+import { ScenarioSchema, showText, showValue, type Matrix, type Scenario } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import { setPath } from './set-path.js';
@@ -15,8 +15,16 @@ export interface MatrixCombination {
   label: string;
 }
 
+// Labels are shown (progress lines, --dry-run, errors): a value is cut at 80 characters, escaped.
 function formatValue(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  if (typeof value === 'string') return showValue(value);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  return showText(json ?? String(value));
 }
 
 /** The Cartesian product of the axes, first axis outermost. */

@@ -1,16 +1,17 @@
 import path from 'node:path';
 import { NetworkHolderPool } from '@agentbench/sandbox';
-import { loadMatrix, type LoadedMatrix, type LoadedScenario } from '@agentbench/schemas';
+import { FileValidationError, loadMatrix, showValue, sortIssues, type LoadedMatrix, type LoadedScenario } from '@agentbench/schemas';
 import { passHatK, wilsonInterval } from '@agentbench/scoring';
 import { ulid } from 'ulid';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
-import { planScenario, type ScenarioPlan } from '../plan/plan-scenario.js';
+import { checkMatrix } from '../check/check-matrix.js';
+import type { ScenarioPlan } from '../plan/plan-scenario.js';
 import { checkSeed, createSeededRandom, randomSeed } from '../random/seeded-random.js';
 import { writeJsonAtomic } from '@agentbench/schemas';
 import { slugForPath, timestampForPath } from '../run/result-files.js';
 import { runScenario, type RunScenarioOptions, type ScenarioRunEvent } from '../run/run-scenario.js';
 import type { ScenarioRunStatus } from '../run/scenario-result.js';
-import { applyCombination, expandMatrix, filterCombinations, type MatrixCombination } from './expand-matrix.js';
+import type { MatrixCombination } from './expand-matrix.js';
 
 export interface MatrixRunRecord {
   combination: string;
@@ -161,17 +162,26 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
   const base: LoadedScenario = loaded.baseScenario;
   const parallel = options.parallel ?? 1;
   if (!Number.isInteger(parallel) || parallel < 1) throw new ScenarioRunnerError('configuration', `--parallel: expected a whole number ≥ 1, found ${parallel}`);
-  const combinations = filterCombinations(expandMatrix(matrix), options.filter);
-  if (combinations.length === 0) throw new ScenarioRunnerError('matrix', `--filter ${JSON.stringify(options.filter)} matches none of the ${expandMatrix(matrix).length} combinations`);
-  const scenarios = new Map(combinations.map((combination) => [combination.id, applyCombination(base.scenario, combination)] as const));
+  // The same checks as `ab validate`: parameter paths and values, every combination, the base scenario's plan.
+  const check = await checkMatrix(loaded, {
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
+    isLive: options.isLive === true,
+    ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+    ...(options.filter === undefined ? {} : { filter: options.filter }),
+  });
+  const { combinations } = check;
+  if (combinations.length === 0) throw new ScenarioRunnerError('matrix', `--filter ${showValue(options.filter)} matches none of the ${check.combinationCount} combinations`);
+  const plan = check.plan as ScenarioPlan;
   const k = matrix.runs_per_combination;
-  const plan = await planScenario(base, { ...(options.agent === undefined ? {} : { agent: options.agent }), isLive: options.isLive === true, ...(options.plugins === undefined ? {} : { plugins: options.plugins }) });
-  if (options.isDryRun === true) {
+  const fileErrors = check.issues.filter((issue) => issue.severity === 'error' && issue.file === loaded.file);
+  if (options.isDryRun === true && fileErrors.length === 0) {
     return { isDryRun: true, name: matrix.name, combinations, runsPerCombination: k, totalRuns: combinations.length * k, plan };
   }
+  if (fileErrors.length > 0) throw new FileValidationError(sortIssues(fileErrors));
   if (plan.errors.length > 0 || plan.missing.length > 0) {
     throw new ScenarioRunnerError('matrix', `${base.file} cannot run: ${[...plan.errors, ...plan.missing].join('; ')}`);
   }
+  const scenarios = check.scenarios;
 
   const startedAt = new Date();
   const seed = options.seed === undefined ? randomSeed() : checkSeed(options.seed, '--seed');

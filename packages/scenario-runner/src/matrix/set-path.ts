@@ -1,4 +1,4 @@
-import { formatFieldPath, parseFieldPath } from '@agentbench/schemas';
+import { formatFieldPath, parseFieldPath, showText, showValue } from '@agentbench/schemas';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -8,7 +8,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function describeContainer(value: unknown): string {
   if (Array.isArray(value)) return `a list of ${value.length}`;
   if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value} (${JSON.stringify(value)})`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value} (${showValue(value)})`;
 }
 
 /**
@@ -18,7 +18,7 @@ function describeContainer(value: unknown): string {
  */
 export function setPath<T>(target: T, path: string, value: unknown): T {
   const segments = parseFieldPath(path);
-  if (segments.length === 0) throw new ScenarioRunnerError('matrix', `parameter ${JSON.stringify(path)}: expected a field path such as run[0].input`);
+  if (segments.length === 0) throw new ScenarioRunnerError('matrix', `parameter ${showValue(path)}: expected a field path such as run[0].input`);
   const copy = structuredClone(target) as unknown;
   let node: unknown = copy;
   for (const [index, segment] of segments.entries()) {

@@ -1,13 +1,13 @@
 import { createEvaluatorRegistry, type EvaluatorRegistry, type LoadedPluginSet } from '@agentbench/evaluators';
-import { formatIssue, loadScenario, type LoadedScenario } from '@agentbench/schemas';
+import { formatIssue, loadScenario, type LoadedScenario, type ValidationIssue } from '@agentbench/schemas';
 import { toolDefinitions } from '@agentbench/tools';
 import type { AgentSpec } from '../agents/agent-under-test.js';
-import { resolveCodeLanguage } from '../code/code-languages.js';
-import { conditionKeywords } from '../conversation/termination.js';
+import { scenarioContentIssues } from '../check/scenario-content-issues.js';
+import { conditionKeywords, type CustomTerminationCondition } from '../conversation/termination.js';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import { IsolatedScriptRunner } from '../mocks/isolated-script-runner.js';
 import { MockEngine, type ServiceCatalog } from '../mocks/mock-engine.js';
-import { loadRunnerPlugins, resolveRunnerPlugins, type PluginResolution } from '../plugins/runner-plugins.js';
+import { customTerminationConditions, loadRunnerPlugins, resolveRunnerPlugins, type PluginResolution } from '../plugins/runner-plugins.js';
 import { BUILTIN_PROVIDERS, KNOWN_PROVIDER_PLUGINS } from '../providers/builtin-providers.js';
 import { createSeededRandom } from '../random/seeded-random.js';
 import { DATABASE_SERVICE_NAME } from '../services/database-service.js';
@@ -58,6 +58,11 @@ export interface ScenarioPlan {
   /** Wrong in the file itself: the dry run fails. */
   errors: string[];
   warnings: string[];
+  /**
+   * Every problem at its place in the file: the errors, and as warnings what is missing here (a plugin
+   * or provider not installed) and steps without evaluations. What `ab validate` adds to a file's issues.
+   */
+  issues: ValidationIssue[];
 }
 
 export interface PlanScenarioOptions {
@@ -84,18 +89,43 @@ function describeAgent(spec: AgentSpec): string {
  * not as errors: the file is still valid.
  */
 export async function planScenario(scenario: string | LoadedScenario, options: PlanScenarioOptions = {}): Promise<ScenarioPlan> {
+  return (await planScenarioWithRegistry(scenario, options)).plan;
+}
+
+/** The plan, and the evaluator registry and plugin conditions a run would use (for the matrix checks). */
+export async function planScenarioWithRegistry(
+  scenario: string | LoadedScenario,
+  options: PlanScenarioOptions = {},
+): Promise<{ plan: ScenarioPlan; registry: EvaluatorRegistry; customConditions: ReadonlyMap<string, CustomTerminationCondition> | undefined }> {
   const loaded = typeof scenario === 'string' ? await loadScenario(scenario) : scenario;
   const { scenario: definition } = loaded;
   const missing: string[] = [];
   const errors: string[] = [];
   const warnings = loaded.warnings.map(formatIssue);
+  const issues: ValidationIssue[] = [];
+  const at = (path: string, message: string, severity: ValidationIssue['severity'] = 'error'): ValidationIssue => ({
+    file: loaded.file,
+    ...loaded.locate(path),
+    path,
+    message,
+    severity,
+  });
+  const addError = (issue: ValidationIssue): void => {
+    issues.push(issue);
+    errors.push(formatIssue(issue));
+  };
+  const addMissing = (text: string, issue: ValidationIssue): void => {
+    missing.push(text);
+    issues.push({ ...issue, severity: 'warning', message: `${issue.message} (a run stops here until it is installed)` });
+  };
   const pluginOptions = { scenarioFile: loaded.file, scenarioDir: loaded.dir, ...options.plugins };
 
   const resolutions = await resolveRunnerPlugins(definition.plugins, pluginOptions);
   const plugins: ScenarioPlan['plugins'] = resolutions.map((resolution) => ({ reference: resolution.reference, status: resolution.status, detail: resolution.message }));
   const unavailable = resolutions.filter((resolution) => resolution.status !== 'resolved' && resolution.status !== 'disabled');
   for (const resolution of unavailable) {
-    missing.push(`plugin ${resolution.reference} is ${resolution.status === 'not_installed' ? 'not installed' : resolution.status.replace('_', ' ')}: ${resolution.message}`);
+    const text = `plugin ${resolution.reference} is ${resolution.status === 'not_installed' ? 'not installed' : resolution.status.replace('_', ' ')}: ${resolution.message}`;
+    addMissing(text, at(definition.plugins.length > 0 ? 'plugins' : '', text));
   }
   let pluginSet: LoadedPluginSet | undefined;
   if (unavailable.length === 0) {
@@ -103,7 +133,7 @@ export async function planScenario(scenario: string | LoadedScenario, options: P
       pluginSet = await loadRunnerPlugins(definition.plugins, pluginOptions);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      errors.push(message);
+      addError(at(definition.plugins.length > 0 ? 'plugins' : '', message));
       for (const plugin of plugins) if (plugin.status === 'resolved') Object.assign(plugin, { status: 'load_failed', detail: message });
     }
   }
@@ -123,7 +153,7 @@ export async function planScenario(scenario: string | LoadedScenario, options: P
     const known = KNOWN_PROVIDER_PLUGINS[type];
     const detail = `not installed: needs ${known ?? `a plugin that provides environment type "${type}"`}`;
     environment = { type, status: 'not_installed', detail };
-    missing.push(`environment provider ${type} is ${detail}`);
+    addMissing(`environment provider ${type} is ${detail}`, at('environment.type', `environment provider ${type} is ${detail}`));
   }
 
   // Agent.
@@ -133,7 +163,7 @@ export async function planScenario(scenario: string | LoadedScenario, options: P
     const choice = chooseAgentSpec(loaded, options.agent);
     agent = { type: choice.spec.type, source: choice.source, detail: isAgentNeeded ? describeAgent(choice.spec) : `${describeAgent(choice.spec)}; not started (no step talks to an agent)` };
   } catch (error) {
-    errors.push(error instanceof Error ? error.message : String(error));
+    addError(at('agent', error instanceof Error ? error.message : String(error)));
     agent = { type: 'llm', source: 'default', detail: 'invalid agent block' };
   }
 
@@ -164,15 +194,28 @@ export async function planScenario(scenario: string | LoadedScenario, options: P
     const isUnavailableService = own.every((problem) => /\.service: unknown service|\.method: no service has a method/.test(problem));
     if (isUnavailableService) {
       const detail = `service ${mock.service ?? `with method ${mock.method}`} is not available here: it would come from a plugin${isPluginMissing ? ` (not installed: ${missingNames || 'see plugins'})` : ' (no loaded plugin provides it)'}`;
-      missing.push(`setup.mocks[${index}] (${target}): ${detail}`);
+      addMissing(`setup.mocks[${index}] (${target}): ${detail}`, at(`setup.mocks[${index}]`, detail));
       return { index, target, status: 'unavailable', detail };
     }
-    if (options.isLive !== true) errors.push(...own);
+    if (options.isLive !== true) {
+      for (const problem of own) {
+        const separator = problem.indexOf(': ');
+        addError(separator === -1 ? at(`setup.mocks[${index}]`, problem) : at(problem.slice(0, separator), problem.slice(separator + 2)));
+      }
+    }
     return { index, target, status: 'invalid', detail: own.join('; ') };
   });
 
+  // What a run checks in the file before it starts (evaluators, languages, plugin conditions): the same function.
+  const customConditions = pluginSet === undefined || isPluginMissing ? undefined : customTerminationConditions(pluginSet);
+  for (const issue of scenarioContentIssues(loaded, { registry, ...(customConditions === undefined ? {} : { customConditions }) })) {
+    if (issue.severity !== 'error') continue;
+    const isUnknownType = issue.path.endsWith('.type') && issue.message.startsWith('unknown evaluator type');
+    if (isUnknownType && isPluginMissing) addMissing(`${issue.path}: ${issue.message}`, issue);
+    else addError(issue);
+  }
+
   // Evaluators per step.
-  const issues = registry.validateScenario(loaded).filter((issue) => issue.severity === 'error');
   const planEvaluator = (entry: { type: string; description?: string | undefined }): PlannedEvaluator => {
     const source = registry.sourceOf(entry.type);
     return {
@@ -182,18 +225,10 @@ export async function planScenario(scenario: string | LoadedScenario, options: P
       isAvailable: source !== undefined,
     };
   };
-  for (const issue of issues) {
-    const isUnknownType = issue.path.endsWith('.type') && issue.message.startsWith('unknown evaluator type');
-    if (isUnknownType && isPluginMissing) missing.push(`${issue.path}: ${issue.message}`);
-    else errors.push(formatIssue(issue));
-  }
   const steps: PlannedStep[] = definition.run.map((step, index) => {
     const kind: PlannedStep['kind'] = step.conversation !== undefined ? 'conversation' : step.code !== undefined ? 'code' : 'input';
     const planned: PlannedStep = { index, name: step.name ?? `run[${index}]`, kind, evaluators: step.evaluations.map(planEvaluator) };
-    if (kind === 'code') {
-      planned.lang = step.lang ?? 'bash (default)';
-      if (resolveCodeLanguage(step.lang) === undefined) errors.push(`run[${index}].lang: unknown language ${JSON.stringify(step.lang)}`);
-    }
+    if (kind === 'code') planned.lang = step.lang ?? 'bash (default)';
     if (step.input !== undefined && kind !== 'code') planned.input = step.input;
     const conversation = step.conversation;
     if (conversation !== undefined) {
@@ -214,7 +249,6 @@ export async function planScenario(scenario: string | LoadedScenario, options: P
           if (condition.name !== undefined) {
             const custom = pluginSet?.terminationConditions.get(condition.name);
             parts.push(`plugin condition ${condition.name}${custom === undefined ? ` (not available${isPluginMissing ? ': its plugin is not installed' : ''})` : ` from ${custom.plugin.name}`}`);
-            if (custom === undefined && !isPluginMissing) errors.push(`run[${index}].conversation: no plugin provides the termination condition ${JSON.stringify(condition.name)}`);
           }
           return parts.join('; ');
         }),
@@ -224,14 +258,14 @@ export async function planScenario(scenario: string | LoadedScenario, options: P
     }
     const count = step.evaluations.length + (conversation?.turn_evaluations.length ?? 0) + (conversation?.final_evaluations.length ?? 0);
     if (count === 0) {
-      warnings.push(
-        `run[${index}] has no evaluations${definition.judgment.strategy === 'all_pass' && !definition.judgment.allow_empty ? ': under all_pass the run will fail (set judgment.allow_empty: true to allow it)' : ''}`,
-      );
+      const warning = `run[${index}] has no evaluations${definition.judgment.strategy === 'all_pass' && !definition.judgment.allow_empty ? ': under all_pass the run will fail (set judgment.allow_empty: true to allow it)' : ''}`;
+      warnings.push(warning);
+      issues.push(at(`run[${index}]`, warning.replace(/^run\[\d+\] /, 'this step '), 'warning'));
     }
     return planned;
   });
 
-  return {
+  const plan: ScenarioPlan = {
     file: loaded.file,
     name: definition.name,
     description: definition.description,
@@ -250,7 +284,9 @@ export async function planScenario(scenario: string | LoadedScenario, options: P
     missing,
     errors,
     warnings,
+    issues,
   };
+  return { plan, registry, customConditions };
 }
 
 /** Throws when a plan has errors (used by callers that want a plan or nothing). */

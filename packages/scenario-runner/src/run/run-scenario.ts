@@ -11,7 +11,7 @@ import {
   type LoadedPluginSet,
 } from '@agentbench/evaluators';
 import type { NetworkHolderPool } from '@agentbench/sandbox';
-import { FileValidationError, loadScenario, type LoadedScenario, type RunStep } from '@agentbench/schemas';
+import { FileValidationError, hasErrors, loadScenario, sortIssues, type LoadedScenario, type RunStep } from '@agentbench/schemas';
 import { judge, type EvaluationOutcome } from '@agentbench/scoring';
 import { createToolSet } from '@agentbench/tools';
 import { ulid } from 'ulid';
@@ -19,11 +19,11 @@ import { DEFAULT_AGENT_SPEC, type AgentSpec, type AgentUnderTest, type ChatMessa
 import { CommandAgentUnderTest } from '../agents/command-agent.js';
 import { HttpAgentUnderTest } from '../agents/http-agent.js';
 import { LlmAgentUnderTest } from '../agents/llm-agent.js';
-import { resolveCodeLanguage } from '../code/code-languages.js';
 import { runCode } from '../code/run-code.js';
 import { ConversationManager } from '../conversation/conversation-manager.js';
 import type { ConversationResult, ConversationTurnRecord } from '../conversation/conversation-types.js';
-import { findCustomCondition, TERMINATION_JUDGE_SCHEMA, type TerminationJudge } from '../conversation/termination.js';
+import { scenarioContentIssues } from '../check/scenario-content-issues.js';
+import { TERMINATION_JUDGE_SCHEMA, type TerminationJudge } from '../conversation/termination.js';
 import { UserSimulator } from '../conversation/user-simulator.js';
 import { NotInstalledError } from '../errors/not-installed-error.js';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
@@ -207,15 +207,11 @@ export async function runScenario(scenario: string | LoadedScenario, options: Ru
     ...options.plugins,
   });
   const evaluators = createEvaluatorRegistry({ plugins });
-  validateEvaluations(evaluators, loaded);
   const customConditions = customTerminationConditions(plugins);
+  // The same checks as the dry-run plan and `ab validate`: evaluators, code languages, plugin conditions.
+  const contentIssues = scenarioContentIssues(loaded, { registry: evaluators, customConditions });
+  if (hasErrors(contentIssues)) throw new FileValidationError(sortIssues(contentIssues));
   definition.run.forEach((step, index) => {
-    step.conversation?.termination_conditions.forEach((condition, conditionIndex) =>
-      findCustomCondition(condition, conditionIndex, customConditions, `run[${index}].conversation`),
-    );
-    if (step.conversation === undefined && step.code !== undefined && resolveCodeLanguage(step.lang) === undefined) {
-      throw new ScenarioRunnerError('configuration', `${loaded.file}: run[${index}].lang: unknown language ${JSON.stringify(step.lang)}`);
-    }
     if (step.conversation === undefined && step.code !== undefined && step.input !== undefined) warn(`run[${index}] has both code and input: the code runs, the input is not sent`);
   });
   const agentChoice = chooseAgentSpec(loaded, options.agent);

@@ -61,4 +61,16 @@ describe('loadEnvFile and applyEnvironment', () => {
   it('fails clearly on a missing file', async () => {
     await expect(loadEnvFile('/nonexistent/agentbench.env')).rejects.toThrow('--env-file /nonexistent/agentbench.env: no such file');
   });
+
+  it('reads an env file like any input file: a regular file, bounded, text', async () => {
+    await expect(loadEnvFile('/dev/zero')).rejects.toThrow('--env-file /dev/zero: expected a regular file, found a character device; only regular files are read');
+    const folder = await mkdtemp(path.join(tmpdir(), 'env-file-'));
+    folders.push(folder);
+    const file = path.join(folder, 'binary.env');
+    await writeFile(file, Buffer.from('A=1\nB=\u0000\n'));
+    await expect(loadEnvFile(file)).rejects.toThrow(`--env-file ${file}:2:3: not a text file: control character U+0000 found`);
+    const long = path.join(folder, 'long.env');
+    await writeFile(long, `${'x'.repeat(10_000)}\n`);
+    await expect(loadEnvFile(long)).rejects.toThrow(/:1: expected NAME=value, found "x{80}"… \(9,920 more characters\)$/);
+  });
 });

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readInputFile, showValue } from '@agentbench/schemas';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -38,9 +38,9 @@ export function parseEnvFile(text: string, file = '.env'): Record<string, string
     if (line === '' || line.startsWith('#')) continue;
     const statement = line.startsWith('export ') ? line.slice('export '.length).trimStart() : line;
     const equals = statement.indexOf('=');
-    if (equals <= 0) throw envFileError(file, lineNumber, `expected NAME=value, found ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw)}`);
+    if (equals <= 0) throw envFileError(file, lineNumber, `expected NAME=value, found ${showValue(raw)}`);
     const name = statement.slice(0, equals).trim();
-    if (!NAME_PATTERN.test(name)) throw envFileError(file, lineNumber, `expected a variable name of letters, digits and "_", found ${JSON.stringify(name)}`);
+    if (!NAME_PATTERN.test(name)) throw envFileError(file, lineNumber, `expected a variable name of letters, digits and "_", found ${showValue(name)}`);
     let value = statement.slice(equals + 1).trimStart();
     const quote = value[0];
     if (quote === '"' || quote === "'") {
@@ -54,7 +54,7 @@ export function parseEnvFile(text: string, file = '.env'): Record<string, string
       }
       if (closing < 0) throw envFileError(file, lineNumber, `the value of ${name} opens a ${quote} quote that is never closed`);
       const rest = body.slice(closing + 1).trim();
-      if (rest !== '' && !rest.startsWith('#')) throw envFileError(file, lineNumber, `unexpected text after the quoted value of ${name}: ${JSON.stringify(rest)}`);
+      if (rest !== '' && !rest.startsWith('#')) throw envFileError(file, lineNumber, `unexpected text after the quoted value of ${showValue(name)}: ${showValue(rest)}`);
       const inner = body.slice(0, closing);
       value = quote === '"' ? unescapeDoubleQuoted(inner) : inner;
     } else {
@@ -80,14 +80,13 @@ function findClosingQuote(text: string, quote: string): number {
 /** Reads and parses an env file; a missing file is an error naming it. */
 export async function loadEnvFile(file: string): Promise<Record<string, string>> {
   const absolute = path.resolve(file);
-  let text: string;
-  try {
-    text = await readFile(absolute, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ScenarioRunnerError('env_file', `--env-file ${absolute}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
+  // Read like every other input file: a regular file, bounded, UTF-8 text.
+  const read = await readInputFile(absolute);
+  if (read.problem !== undefined) {
+    const position = read.problem.line === undefined ? '' : `:${read.problem.line}:${read.problem.column ?? 1}`;
+    throw new ScenarioRunnerError('env_file', `--env-file ${absolute}${position}: ${read.problem.kind === 'not_found' ? 'no such file' : read.problem.message}`);
   }
-  return parseEnvFile(text, absolute);
+  return parseEnvFile(read.text, absolute);
 }
 
 /**

@@ -96,7 +96,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
-function invalidUtf8(bytes: Uint8Array, offset: number): InputFileProblem {
+/** 1-based line and column (in characters) of a byte offset of UTF-8 bytes. */
+function positionOfByte(bytes: Uint8Array, offset: number): { line: number; column: number } {
   let lineStart = 0;
   let line = 1;
   for (let index = 0; index < offset; index += 1) {
@@ -105,21 +106,36 @@ function invalidUtf8(bytes: Uint8Array, offset: number): InputFileProblem {
       lineStart = index + 1;
     }
   }
-  const column = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset)).length + 1;
+  return { line, column: new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset)).length + 1 };
+}
+
+function invalidUtf8(bytes: Uint8Array, offset: number): InputFileProblem {
   const byte = (bytes[offset] as number).toString(16).toUpperCase().padStart(2, '0');
-  return { kind: 'encoding', message: `not valid UTF-8: byte 0x${byte} at byte offset ${offset} cannot start or continue a character; save the file as UTF-8 text`, line, column };
+  return { kind: 'encoding', message: `not valid UTF-8: byte 0x${byte} at byte offset ${offset} cannot start or continue a character; save the file as UTF-8 text`, ...positionOfByte(bytes, offset) };
+}
+
+/** Offset of the first C0 control byte other than tab, line feed and carriage return, or of DEL; -1 when none. */
+function firstControlByte(bytes: Uint8Array): number {
+  for (let index = 0; index < bytes.length; index += 1) {
+    const byte = bytes[index] as number;
+    if ((byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) || byte === 0x7f) return index;
+  }
+  return -1;
 }
 
 // YAML allows tab, line feed and carriage return among the C0 controls, and NEL among the C1 ones.
 const NON_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u0080-\u0084\u0086-\u009F\uFFFE\uFFFF]/;
 
+function controlProblem(codePoint: number, position: { line: number; column: number }): InputFileProblem {
+  const name = `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+  const hint = codePoint === 0 ? ' (a binary file, or UTF-16 without a byte-order mark?)' : '';
+  return { kind: 'not_text', message: `not a text file: control character ${name} found${hint}; input files are UTF-8 text`, ...position };
+}
+
 function nonTextProblem(text: string): InputFileProblem | undefined {
   const match = NON_TEXT.exec(text);
   if (match === null) return undefined;
-  const codePoint = match[0].charCodeAt(0);
-  const name = `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
-  const hint = codePoint === 0 ? ' (a binary file, or UTF-16 without a byte-order mark?)' : '';
-  return { kind: 'not_text', message: `not a text file: control character ${name} found${hint}; input files are UTF-8 text`, ...positionOf(text, match.index) };
+  return controlProblem(match[0].charCodeAt(0), positionOf(text, match.index));
 }
 
 /** The text of a file's bytes: UTF-8 (a leading byte-order mark dropped), or UTF-16 when it starts with a UTF-16 byte-order mark. */
@@ -140,6 +156,9 @@ function decode(bytes: Buffer): { text: string; encoding: InputFileEncoding } | 
     }
   }
   const body = starts(0xef, 0xbb, 0xbf) ? bytes.subarray(3) : bytes;
+  // A control byte says "binary" better than the invalid UTF-8 that usually follows it.
+  const control = firstControlByte(body);
+  if (control !== -1) return { problem: controlProblem(body[control] as number, positionOfByte(body, control)) };
   try {
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body), encoding: 'utf-8' };
   } catch {

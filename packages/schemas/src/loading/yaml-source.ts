@@ -209,10 +209,13 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   // Duplicate keys are found by `checkDocument` in linear time (the parser's own check is quadratic).
   const document = parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, keepSourceTokens: false, uniqueKeys: false });
   const locate: Locate = (path, options) => locateInDocument(document, parseFieldPath(path), position, options?.target ?? 'value');
-  const syntaxIssues: ValidationIssue[] = document.errors.slice(0, MAX_SYNTAX_ISSUES).map((error) => issueAt(file, position(error.pos[0]), describeYamlError(error)));
-  const more = document.errors.length - MAX_SYNTAX_ISSUES;
+  // Running out of stack on deep nesting leaves an error at each level it unwinds through: one says it.
+  const exhausted = document.errors.find((error) => error.code === 'RESOURCE_EXHAUSTION');
+  const errors = exhausted === undefined ? document.errors : [exhausted];
+  const syntaxIssues: ValidationIssue[] = errors.slice(0, MAX_SYNTAX_ISSUES).map((error) => issueAt(file, position(error.pos[0]), describeYamlError(error)));
+  const more = errors.length - MAX_SYNTAX_ISSUES;
   if (more > 0) {
-    const next = document.errors[MAX_SYNTAX_ISSUES] as YAMLError;
+    const next = errors[MAX_SYNTAX_ISSUES] as YAMLError;
     syntaxIssues.push(issueAt(file, position(next.pos[0]), `${more.toLocaleString('en-US')} more YAML ${more === 1 ? 'error' : 'errors'} from here on, not shown (fix the ones above first)`));
   }
   const isEmpty = document.contents === null;

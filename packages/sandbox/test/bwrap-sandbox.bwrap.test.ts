@@ -360,13 +360,14 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${su
     expect(Buffer.from(await sandbox.readFile('copied-in/tree/nested/copied.txt')).toString()).toBe('copied\nmore\n');
   });
 
-  it('gives a mountWorkspace to the sandbox user (chown -R at create), even below a folder that user cannot enter', async () => {
+  it('gives a mountWorkspace to the sandbox user (chown -R before the first command), even below a folder that user cannot enter', async () => {
     const privateParent = await temporaryFolder('agentbench-bwrap-private-');
     await chmod(privateParent, 0o700);
     const mounted = join(privateParent, 'repo');
     await mkdir(join(mounted, 'src'), { recursive: true });
-    await writeFile(join(mounted, 'src', 'app.py'), 'print(1)\n');
     const sandbox = await newSandbox({ mountWorkspace: mounted });
+    // Filled after the sandbox started, as the harness's clone does: still the sandbox user's to change.
+    await writeFile(join(mounted, 'src', 'app.py'), 'print(1)\n');
     expect(await sandbox.exec('echo "print(2)" >> src/app.py && touch src/new.py')).toMatchObject({ exitCode: 0 });
     for (const path of [mounted, join(mounted, 'src'), join(mounted, 'src', 'app.py'), join(mounted, 'src', 'new.py')]) {
       expect((await stat(path)).uid, path).toBe(sandboxUid);

@@ -336,6 +336,8 @@ export class BwrapSandbox implements Sandbox {
     const cwd = resolveWorkspacePath(this.workdir, options.cwd ?? '.');
     // The workspace root needs no check (we made or were given it); any other cwd does.
     if (cwd !== this.workdir) await assertDirectory(await this.workspace.toHostPath(cwd), options.cwd ?? '.');
+    // Not at create: the caller may have filled the mounted workspace while the sandbox started.
+    await this.workspace.handOver();
     const environment = {
       ...checkEnvironment(this.spec.env, 'SandboxSpec.env'),
       ...checkEnvironment(options.env, 'ExecOptions.env'),

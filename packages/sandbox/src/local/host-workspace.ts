@@ -26,11 +26,15 @@ export class HostWorkspace {
     private readonly owner: FileOwner | undefined,
   ) {}
 
+  private handingOver: Promise<void> | undefined;
+
   /**
    * Uses `spec.mountWorkspace` as is, or makes a temporary folder filled from
    * `spec.hostWorkspace`; then writes `spec.files`. `workdir` is the path commands see
    * (`undefined`: the host path itself, for the local backend). With `owner`, the whole
-   * workspace is given to that user first, `mountWorkspace` included (`chown -R`).
+   * workspace is given to that user: a copied one at once, a `mountWorkspace` by `handOver()`
+   * (`chown -R`) before the first command, so the caller may still be filling it (a git clone
+   * running while the sandbox starts) when the sandbox is created.
    */
   static async prepare(spec: SandboxSpec, workdir: string | undefined, temporaryPrefix: string, options: { owner?: FileOwner } = {}): Promise<HostWorkspace> {
     if (spec.mountWorkspace !== undefined && spec.hostWorkspace !== undefined) {
@@ -43,7 +47,8 @@ export class HostWorkspace {
     let isOwned = false;
     if (spec.mountWorkspace !== undefined) {
       hostRoot = await existingDirectory(spec.mountWorkspace, 'mountWorkspace');
-      if (options.owner !== undefined) await giveTreeTo(hostRoot, options.owner);
+      // Its root at once (the sandbox starts in it); the tree by handOver().
+      if (options.owner !== undefined) await lchown(hostRoot, options.owner.uid, options.owner.gid);
     } else {
       const source = spec.hostWorkspace === undefined ? undefined : await existingDirectory(spec.hostWorkspace, 'hostWorkspace');
       hostRoot = await realpath(await mkdtemp(join(tmpdir(), temporaryPrefix)));
@@ -69,6 +74,17 @@ export class HostWorkspace {
       throw error;
     }
     return workspace;
+  }
+
+  /** Gives a mounted workspace to the owner, once (a copied one already is); call it before a command runs. */
+  handOver(): Promise<void> {
+    if (this.owner === undefined || this.isOwned) return Promise.resolve();
+    const owner = this.owner;
+    this.handingOver ??= giveTreeTo(this.hostRoot, owner).catch((error: unknown) => {
+      this.handingOver = undefined;
+      throw error;
+    });
+    return this.handingOver;
   }
 
   /** Host path of a sandbox path, refused when it escapes through `..` or a symbolic link. */

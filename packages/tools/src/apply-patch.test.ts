@@ -241,7 +241,8 @@ describe('apply_patch: broken patches change nothing', () => {
     );
     expect(result.error?.kind).toBe('patch_failed');
     await expectUnchanged();
-    expect(await readdir(workspace.artifactsDir)).toEqual([]);
+    // No patch artifact is written for a failed patch (`logs/` is the sandbox's command-log folder).
+    expect((await readdir(workspace.artifactsDir)).filter((name) => name !== 'logs')).toEqual([]);
   });
 
   it('rolls written files back when a later write fails', async () => {

@@ -83,5 +83,9 @@ describe('validateFile', () => {
     });
     expect(report.isValid).toBe(false);
     expect(report.issues.map(formatIssue)).toEqual([`${file}:8:15: run[0].evaluations[0].type: checked`]);
+    // The checks see the loaded (absolute) file; the report names it as the caller did.
+    const relative = path.relative(process.cwd(), file);
+    const named = await validateFile(relative, { scenario: async (loaded) => [{ file: loaded.file, line: 1, column: 1, path: '', message: 'checked', severity: 'warning' }] });
+    expect(named.issues.map(formatIssue)).toEqual([`${relative}:1:1: warning: checked`]);
   });
 });

@@ -46,12 +46,14 @@ export async function validateFile(file: string, checks: FileValidationChecks = 
     return report(file, kind, [{ file, line: 1, column: 1, path: '', message, severity: 'error' }]);
   }
   if (kind === 'task') return report(file, kind, (await validateTaskFile(file)).issues);
+  // Issues of the checks name the loaded (absolute) file; name it as the caller did, like the schema's issues.
+  const asPassed = (issues: ValidationIssue[], loadedFile: string): ValidationIssue[] => issues.map((issue) => (issue.file === loadedFile ? { ...issue, file } : issue));
   if (kind === 'scenario') {
     const result = await validateScenarioFile(file);
     if (!result.success || checks.scenario === undefined) return report(file, kind, result.issues);
-    return report(file, kind, [...result.issues, ...(await checks.scenario(result.value))]);
+    return report(file, kind, [...result.issues, ...asPassed(await checks.scenario(result.value), result.value.file)]);
   }
   const result = await validateMatrixFile(file);
   if (!result.success || checks.matrix === undefined) return report(file, kind, result.issues);
-  return report(file, kind, [...result.issues, ...(await checks.matrix(result.value))]);
+  return report(file, kind, [...result.issues, ...asPassed(await checks.matrix(result.value), result.value.file)]);
 }

@@ -43,8 +43,5 @@ export {
   ORACLE_REQUEST_ID,
   OracleAgent,
   createOracleAgent,
-  type OracleAction,
   type OracleAgentOptions,
-  type OracleObservation,
-  type OracleToolCall,
 } from './oracle/oracle-agent.js';

@@ -1,5 +1,4 @@
 import type { CommandModule } from 'yargs';
-import type { Agent } from '@agentbench/agent-loop';
 import { createOracleAgent } from '@agentbench/swebench';
 import {
   EXIT_CODE_INTERRUPTED,
@@ -90,7 +89,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         ...(argv.variant === undefined ? {} : { variant: argv.variant }),
         // The oracle applies the task's gold patch (SWE-bench imports keep it beside the task).
-        ...(argv.variant === 'oracle' ? { agent: (await createOracleAgent({ task: loaded })) as unknown as Agent } : {}),
+        ...(argv.variant === 'oracle' ? { agent: await createOracleAgent({ task: loaded }) } : {}),
         ...(strictPatch === undefined ? {} : { strictPatch }),
         ...(logLlmMessages === undefined ? {} : { logLlmMessages }),
         ...(maxSteps === undefined ? {} : { maxSteps }),

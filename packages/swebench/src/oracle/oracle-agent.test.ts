@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Observation } from '@agentbench/agent-loop';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OracleAgentError } from '../errors/oracle-agent-error.js';
 import { createOracleAgent, ORACLE_REQUEST_ID } from './oracle-agent.js';
@@ -13,25 +14,30 @@ afterEach(async () => {
   await rm(taskDir, { recursive: true, force: true });
 });
 
+/** An observation with only what the oracle reads; the rest of the loop's Observation does not matter to it. */
+function observed(lastResults: Array<{ result: Record<string, unknown> }>): Observation {
+  return { lastResults } as unknown as Observation;
+}
+
 const gold = '--- a/w.py\n+++ b/w.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n';
 
 describe('oracle agent', () => {
   it('applies the gold patch beside the task, then stops as done', async () => {
     await writeFile(path.join(taskDir, 'gold.patch'), gold);
     const agent = await createOracleAgent({ task: { dir: taskDir } });
-    expect(await agent.nextAction({ lastResults: [] })).toEqual({
+    expect(await agent.nextAction(observed([]))).toEqual({
       kind: 'tool_calls',
       calls: [{ tool: 'apply_patch', params: { unified_diff: gold }, id: ORACLE_REQUEST_ID }],
       message: `applying the gold patch ${path.join(taskDir, 'gold.patch')}`,
     });
-    expect(await agent.nextAction({ lastResults: [{ result: { status: 'success' } }] })).toEqual({ kind: 'stop', reason: 'done', message: 'the gold patch is applied' });
+    expect(await agent.nextAction(observed([{ result: { status: 'success' } }]))).toEqual({ kind: 'stop', reason: 'done', message: 'the gold patch is applied' });
   });
 
   it('gives up with the tool error when the patch does not apply', async () => {
     await writeFile(path.join(taskDir, 'gold.patch'), gold);
     const agent = await createOracleAgent({ task: { dir: taskDir } });
-    await agent.nextAction({ lastResults: [] });
-    const action = await agent.nextAction({ lastResults: [{ result: { status: 'error', error: { message: 'hunk 1 does not match w.py' } } }] });
+    await agent.nextAction(observed([]));
+    const action = await agent.nextAction(observed([{ result: { status: 'error', error: { message: 'hunk 1 does not match w.py' } } }]));
     expect(action).toEqual({ kind: 'stop', reason: 'gave_up', message: 'the gold patch did not apply: hunk 1 does not match w.py' });
   });
 

@@ -1,27 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ToolName } from '@agentbench/schemas';
+import type { Agent, AgentAction, Observation } from '@agentbench/agent-loop';
 import { OracleAgentError } from '../errors/oracle-agent-error.js';
 import { TASK_FOLDER_FILES } from '../tasks/task-folder-files.js';
 
-// The shapes below match @agentbench/agent-loop's Agent interface structurally; this package
-// does not depend on the agent loop, so `loadAgent` can load the oracle like any custom agent.
-
-export interface OracleToolCall {
-  tool: ToolName;
-  params: Record<string, unknown>;
-  id?: string;
-}
-
-export type OracleAction =
-  | { kind: 'tool_calls'; calls: OracleToolCall[]; message?: string }
-  | { kind: 'stop'; reason: 'gave_up' | 'done'; message?: string };
-
-/** The part of the loop's Observation the oracle reads. */
-export interface OracleObservation {
-  lastResults: ReadonlyArray<{ result: { status: 'success' | 'error'; error?: { message: string } | null } }>;
-}
-
+/** What `loadAgent` passes (AgentFactoryOptions); the oracle reads only the task's folder and id. */
 export interface OracleAgentOptions {
   /** The task (a LoadedTask): its folder holds gold.patch. */
   task?: { dir: string; task?: { id?: string } };
@@ -37,7 +20,7 @@ export const ORACLE_REQUEST_ID = 'oracle-gold-patch';
  * checks the tasks themselves (the baseline fails, the gold patch passes). The loop runs the
  * tests after the patch and decides; the oracle does not claim success on its own.
  */
-export class OracleAgent {
+export class OracleAgent implements Agent {
   readonly name = 'oracle';
   private hasApplied = false;
 
@@ -46,7 +29,7 @@ export class OracleAgent {
     readonly goldPatchFile: string,
   ) {}
 
-  async nextAction(observation: OracleObservation): Promise<OracleAction> {
+  async nextAction(observation: Observation): Promise<AgentAction> {
     if (!this.hasApplied) {
       this.hasApplied = true;
       return {

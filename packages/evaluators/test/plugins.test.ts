@@ -196,7 +196,7 @@ describe('agentbench.config files', () => {
     const file = await directory.write('agentbench.config.json', '{"plugins": []}');
     await truncate(file, 5 * 1024 * 1024);
     await expect(loadPlugins([], { baseDir: directory.path, cwd: directory.path })).rejects.toThrow(
-      `${file}: cannot read it: file too large: it is 5 MiB (5,242,880 bytes); the limit for input files is 4 MiB`,
+      `${file}: cannot read it: file too large: it is 5 MiB (5,242,880 bytes); the limit for input files is 1 MiB`,
     );
     await writeFile(file, Buffer.from([0x7b, 0x0a, 0x00, 0x7d]));
     await expect(loadPlugins([], { baseDir: directory.path, cwd: directory.path })).rejects.toThrow(/: cannot read it: not a text file: control character U\+0000 found .* \(line 2, column 1\)$/);

@@ -197,7 +197,7 @@ export {
   type InputFileEncoding,
 } from './loading/read-input-file.js';
 export type { InputFileProblem, InputFileProblemKind } from './loading/input-file-problem.js';
-export { toValidationIssues, type ValibotIssueOptions } from './loading/valibot-issues.js';
+export { toValidationIssues, MAX_CONVERTED_ISSUES, type ValibotIssueOptions } from './loading/valibot-issues.js';
 export {
   loadTask,
   validateTaskFile,

@@ -68,9 +68,9 @@ describe('readInputFile', () => {
     await truncate(file, 50 * 1024 * 1024); // sparse: nothing is written
     expect((await readInputFile(file)).problem).toEqual({
       kind: 'too_large',
-      message: 'file too large: it is 50 MiB (52,428,800 bytes); the limit for input files is 4 MiB',
+      message: 'file too large: it is 50 MiB (52,428,800 bytes); the limit for input files is 1 MiB',
     });
-    expect(MAX_INPUT_FILE_BYTES).toBe(4 * 1024 * 1024);
+    expect(MAX_INPUT_FILE_BYTES).toBe(1024 * 1024);
     const small = await directory.write('small.yaml', 'x'.repeat(2000));
     expect((await readInputFile(small, { maxBytes: 1024 })).problem?.message).toBe('file too large: it is 2.0 KiB (2,000 bytes); the limit for input files is 1 KiB');
   });

@@ -5,10 +5,11 @@ import type { InputFileProblem } from './input-file-problem.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 /**
- * Largest input file read (4 MiB): task, scenario, matrix, agent script, env and config files. Checked
- * with `stat` before a byte is read; task and scenario files are a few kilobytes.
+ * Largest input file read (1 MiB): task, scenario, matrix, agent script, env and config files. Checked
+ * with `stat` before a byte is read. Task and scenario files are a few kilobytes; the YAML parser needs
+ * up to 40 bytes of memory per byte of a long quoted value, so 1 MiB keeps `ab validate` under 200 MB.
  */
-export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
+export const MAX_INPUT_FILE_BYTES = 1024 * 1024;
 
 export type InputFileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 

@@ -15,10 +15,24 @@ export interface ValibotIssueOptions {
   schema?: AnySchema;
 }
 
-/** Turns valibot issues into positioned, readable issues: `expected X, found Y` at the field's line. */
+/** Most issues converted from one validation; a list of 20,000 wrong items gives one more issue saying how many were left. */
+export const MAX_CONVERTED_ISSUES = 100;
+
+/**
+ * Turns valibot issues into positioned, readable issues: `expected X, found Y` at the field's line. At most
+ * `MAX_CONVERTED_ISSUES`, then one issue (at the next one's place) counting the rest.
+ */
 export function toValidationIssues(issues: readonly AnyIssue[], options: ValibotIssueOptions): ValidationIssue[] {
   const result: ValidationIssue[] = [];
-  for (const issue of issues) collect(issue, [], options, result);
+  for (const [index, issue] of issues.entries()) {
+    if (result.length >= MAX_CONVERTED_ISSUES) {
+      const rest = issues.length - index;
+      const [next] = toValidationIssues([issue], options);
+      if (next !== undefined) result.push({ ...next, message: `${rest.toLocaleString('en-US')} more ${rest === 1 ? 'problem' : 'problems'} from here on, not listed (fix the ones above first)`, severity: 'error' });
+      break;
+    }
+    collect(issue, [], options, result);
+  }
   return result;
 }
 

@@ -67,13 +67,21 @@ describe('validateFile', () => {
   it('refuses a file over the size limit, a directory and a binary file by name, kind or content', async () => {
     const big = await directory.write('big.scenario.yaml', '');
     await truncate(big, MAX_INPUT_FILE_BYTES + 1);
-    expect((await validateFile(big)).issues.map(formatIssue)).toEqual([`${big}:1:1: file too large: it is 4.0 MiB (4,194,305 bytes); the limit for input files is 4 MiB`]);
+    expect((await validateFile(big)).issues.map(formatIssue)).toEqual([`${big}:1:1: file too large: it is 1.0 MiB (1,048,577 bytes); the limit for input files is 1 MiB`]);
     const folder = path.join(directory.path, 'folder.matrix.yaml');
     await mkdir(folder);
     expect((await validateFile(folder)).issues.map(formatIssue)).toEqual([`${folder}:1:1: expected a regular file, found a directory; only regular files are read`]);
     const binary = path.join(directory.path, 'notes.yaml');
     await writeFile(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01]));
     expect((await validateFile(binary)).issues.map(formatIssue)).toEqual([`${binary}:1:1: not a text file: control character U+007F found; input files are UTF-8 text`]);
+  });
+
+  it('converts at most 100 problems of a file and counts the rest', async () => {
+    const file = await directory.write('suite/many/task.yaml', validTaskYaml.replace('labels:\n  - toy', `labels: [${Array(500).fill('1').join(', ')}]`));
+    const report = await validateFile(file);
+    expect(report.issues).toHaveLength(101);
+    expect(formatIssue(report.issues[0] as (typeof report.issues)[number])).toBe(`${file}:5:10: labels[0]: expected string, found 1 (quote the value in YAML to keep it a string)`);
+    expect(report.issues.at(-1)?.message).toBe('400 more problems from here on, not listed (fix the ones above first)');
   });
 
   it('runs the checks a caller adds for scenarios that pass the schema', async () => {

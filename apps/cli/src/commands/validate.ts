@@ -1,12 +1,14 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { formatIssue, validateFile, type FileValidationReport } from '@agentbench/schemas';
+import { formatIssueList, validateFile, type FileValidationReport } from '@agentbench/schemas';
+import { runChecks } from '@agentbench/scenario-runner';
 import { UsageError } from '../usage-error.js';
 
 interface ValidateArguments {
   files: string[];
   json: boolean;
+  plugin?: string[];
 }
 
 const lintableName = /(^task\.ya?ml$)|(\.scenario\.ya?ml$)|(\.matrix\.ya?ml$)/;
@@ -41,12 +43,15 @@ export const validateCommand: CommandModule<object, ValidateArguments> = {
     yargs
       .positional('files', { type: 'string', array: true, demandOption: true, describe: 'Files or folders to check' })
       .option('json', { type: 'boolean', default: false, describe: 'Print every issue as JSON' })
+      .option('plugin', { type: 'string', array: true, describe: 'Load a plugin (package name or path) as `ab scenario run --plugin` does' })
       .example('$0 validate tasks/custom-dev/*/task.yaml', 'Check the bundled tasks')
       .example('$0 validate fixtures/scenarios', 'Check every scenario and matrix file in a folder'),
   handler: async (argv) => {
     const files = await expandInputs(argv.files);
+    // A scenario or matrix file is checked as a run checks it before starting (plugins, evaluators, matrix paths).
+    const checks = runChecks(argv.plugin === undefined || argv.plugin.length === 0 ? {} : { plugins: { fromCli: argv.plugin } });
     const results: FileValidationReport[] = [];
-    for (const file of files) results.push(await validateFile(file));
+    for (const file of files) results.push(await validateFile(file, checks));
 
     const invalid = results.filter((result) => !result.isValid);
     if (argv.json) {
@@ -55,7 +60,7 @@ export const validateCommand: CommandModule<object, ValidateArguments> = {
       for (const result of results) {
         const status = result.isValid ? 'ok' : 'invalid';
         process.stdout.write(`${status.padEnd(8)}${result.file} (${result.kind ?? 'unknown kind'})\n`);
-        for (const issue of result.issues) process.stdout.write(`  ${formatIssue(issue)}\n`);
+        for (const line of formatIssueList(result.issues)) process.stdout.write(`  ${line}\n`);
       }
       process.stdout.write(`${results.length} file(s) checked: ${results.length - invalid.length} valid, ${invalid.length} invalid\n`);
     }

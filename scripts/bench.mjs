@@ -13,6 +13,7 @@ const benches = [
   'packages/tools/bench/tools.bench.mjs',
   'packages/harness/bench/harness.bench.mjs',
   'packages/scenario-runner/bench/scenario.bench.mjs',
+  'apps/cli/bench/bad-inputs.bench.mjs',
 ];
 
 const only = process.argv.slice(2);

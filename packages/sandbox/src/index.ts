@@ -18,6 +18,7 @@ export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, 
 
 // Path safety.
 export { resolveWorkspacePath, workspacePathToHost, assertNoSymlinkEscape } from './path-safety.js';
+export { symlinkContainment, type SymlinkContainment } from './symlink-containment.js';
 
 // The factory.
 export { createSandbox, BACKEND_NAMES, type CreateSandboxOptions } from './create-sandbox.js';

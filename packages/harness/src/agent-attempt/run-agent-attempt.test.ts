@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalSandbox } from '@agentbench/sandbox';
 import { AgentLoopError } from '@agentbench/agent-loop';
@@ -44,6 +44,8 @@ describe('runAgentAttempt (local sandbox)', () => {
     const { runDir, record, loop, message } = await attempt(fixture);
     expect(path.dirname(runDir)).toBe(path.join(fixture.root, 'out', 'agent_runs', 'shell_fixture'));
     expect(path.basename(runDir)).toBe(record.run_id);
+    // Private: it holds a sandbox-written workspace.
+    expect((await stat(runDir)).mode & 0o777).toBe(0o700);
     expect(existsSync(path.join(runDir, 'baseline', 'logs', 'run.log'))).toBe(true);
     expect(record).toMatchObject({
       schema_version: '0.1.0',

@@ -36,6 +36,7 @@ import type { MirrorRule } from '../git/mirror-map.js';
 import { prepareWorkspace } from '../git/prepare-workspace.js';
 import type { RepoCache } from '../git/repo-cache.js';
 import { WorkTreeSnapshots } from '../git/work-tree-snapshots.js';
+import { RUN_DIRECTORY_MODE } from '../run/run-directory.js';
 import { runSetupCommands } from '../setup/run-setup-commands.js';
 import { FinalVerdict, type VerdictOutcome } from '../verdict/final-verdict.js';
 
@@ -139,7 +140,8 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   const runId = ulid();
   const outDir = path.resolve(options.outDir ?? 'artifacts');
   const runDir = path.join(outDir, 'agent_runs', task.id, runId);
-  await mkdir(runDir, { recursive: true });
+  await mkdir(path.dirname(runDir), { recursive: true });
+  await mkdir(runDir, { mode: RUN_DIRECTORY_MODE });
   return new AgentAttempt({ options, loaded, agent, variant, limits, runId, runDir }).run();
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -72,8 +72,16 @@ describe('parseMirrorConfig and loadMirrorMap', () => {
     expect(() => parseMirrorConfig({ git: { mirrors: [] } }, file)).toThrow(ConfigurationError);
   });
 
+  it('reads the config file like any input file: a regular file, bounded', async () => {
+    const file = path.join(folder, 'agentbench.config.json');
+    await writeFile(file, '');
+    await truncate(file, 2 * 1024 * 1024);
+    await expect(loadMirrorMap({ cwd: folder, env: {} })).rejects.toThrow(`${file}: cannot read the config file: file too large: it is 2 MiB (2,097,152 bytes); the limit for input files is 1 MiB`);
+    await expect(loadMirrorMap({ cwd: folder, env: {}, configFile: '/dev/zero' })).rejects.toThrow('cannot read the config file: expected a regular file, found a character device');
+  });
+
   it('reports a config file named explicitly that does not exist', async () => {
     await mkdir(path.join(folder, 'sub'));
-    await expect(loadMirrorMap({ cwd: folder, env: {}, configFile: path.join(folder, 'sub', 'missing.json') })).rejects.toThrow(/cannot read the config file: ENOENT/);
+    await expect(loadMirrorMap({ cwd: folder, env: {}, configFile: path.join(folder, 'sub', 'missing.json') })).rejects.toThrow(/cannot read the config file: file not found/);
   });
 });

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isRemoteRepositoryUrl } from '@agentbench/schemas';
+import { isRemoteRepositoryUrl, readInputFile } from '@agentbench/schemas';
 import { ConfigurationError } from '../errors/configuration-error.js';
 
 /** One `prefix → replacement` rewrite, like git's `url.<replacement>.insteadOf = <prefix>`. */
@@ -77,15 +76,13 @@ export async function loadMirrorMap(options: { cwd?: string; env?: NodeJS.Proces
   const environment = options.env ?? process.env;
   const fromEnvironment = parseMirrorList(environment[MIRRORS_ENVIRONMENT_VARIABLE] ?? '', { baseDir: cwd });
   const file = options.configFile ?? path.join(cwd, CONFIG_FILE_NAME);
-  let text: string | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (options.configFile !== undefined || (code !== 'ENOENT' && code !== 'ENOTDIR')) {
-      throw new ConfigurationError(file, `cannot read the config file: ${code ?? String(error)}`, { cause: error });
-    }
+  // Read like every other input file: a regular file, bounded, UTF-8 text. No file in `cwd` is no map.
+  const read = await readInputFile(file);
+  if (read.problem !== undefined && (options.configFile !== undefined || read.problem.kind !== 'not_found')) {
+    const position = read.problem.line === undefined ? '' : ` (line ${read.problem.line}, column ${read.problem.column ?? 1})`;
+    throw new ConfigurationError(file, `cannot read the config file: ${read.problem.message}${position}`);
   }
+  const text = read.text;
   let fromFile: MirrorRule[] = [];
   if (text !== undefined) {
     let parsed: unknown;

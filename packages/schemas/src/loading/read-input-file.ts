@@ -52,7 +52,8 @@ function tooLarge(size: number, maxBytes: number, isGrowing = false): InputFileP
 
 function systemProblem(error: unknown): InputFileProblem {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return { kind: 'not_found', message: 'file not found' };
+  // ENOTDIR: a part of the path is a file, so this file cannot exist either.
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'not_found', message: 'file not found' };
   if (code === 'EISDIR') return { kind: 'not_a_file', message: 'expected a regular file, found a directory; only regular files are read' };
   if (code === 'EACCES' || code === 'EPERM') return { kind: 'unreadable', message: 'cannot read file: permission denied' };
   return { kind: 'unreadable', message: `cannot read file (${code ?? (error instanceof Error ? error.message : String(error))})` };

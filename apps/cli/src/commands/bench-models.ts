@@ -5,7 +5,7 @@ import type { CommandModule } from 'yargs';
 import { createLlmClient, resolveLlmConfig } from '@agentbench/agent-loop';
 import { DEFAULT_SKIP_LABELS, interruptOnSignals, loadMirrorMap, RepoCache, runAgentAttempt, timestampForPath } from '@agentbench/harness';
 import { formatBenchTable, parseModelList, runModelBenchmark, type BenchProgressEvent, type ProbeOutcome } from '@agentbench/report';
-import { formatIssue, loadSuite, loadTask, type LoadedTask } from '@agentbench/schemas';
+import { formatIssue, loadSuite, loadTask, readInputText, type LoadedTask } from '@agentbench/schemas';
 import { UsageError } from '../usage-error.js';
 
 export interface BenchModelsArguments {
@@ -34,7 +34,8 @@ async function probeModel(model: string, signal?: AbortSignal): Promise<ProbeOut
 
 async function readModels(value: string): Promise<string[]> {
   // A path to a models.txt, or the names themselves.
-  if (existsSync(value)) return parseModelList(await readFile(value, 'utf8'), value);
+  // Read like every input file: a regular file, bounded, UTF-8 text (a FIFO or /dev/zero is refused).
+  if (existsSync(value)) return parseModelList(await readInputText(value), value);
   return parseModelList(value, '--models');
 }
 

@@ -65,6 +65,33 @@ export { appendAttemptRecord, dropTornLine, readAttemptRecords, type AttemptsFil
 export { createUniqueDirectory, timestampForPath } from './run/run-directory.js';
 export { EXIT_CODE_INTERRUPTED, interruptOnSignals } from './run/interrupt-on-signals.js';
 
+// Kept workspaces: made safe to keep on the host, and bounded per run
+export {
+  DEFAULT_LISTED_CHANGES,
+  DEFAULT_SANITIZE_MAX_DEPTH,
+  sanitizeKeptWorkspace,
+  sanitizeManifestPath,
+  type SanitizeKeptWorkspaceOptions,
+  type SanitizeSummary,
+  type WorkspaceChange,
+  type WorkspaceChangeAction,
+} from './artifacts/sanitize-kept-workspace.js';
+export {
+  ArtifactBudget,
+  DEFAULT_ARTIFACT_BUDGET_BYTES,
+  DEFAULT_MEASURE_MAX_DEPTH,
+  formatByteSize,
+  formatRunDiskUse,
+  measureDiskUse,
+  parseByteSize,
+  type ArtifactBudgetOptions,
+  type ArtifactBudgetSummary,
+  type DiskUse,
+  type KeepWorkspaceResult,
+  type MeasureDiskUseOptions,
+} from './artifacts/artifact-budget.js';
+export { removeTree } from './artifacts/directory-walk.js';
+
 // Suites
 export {
   DEFAULT_SKIP_LABELS,

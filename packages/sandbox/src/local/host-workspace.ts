@@ -5,6 +5,7 @@ import { dirname, join, posix, resolve } from 'node:path';
 import { SandboxError } from '../errors/sandbox-error.js';
 import { assertNoSymlinkEscape, resolveWorkspacePath } from '../path-safety.js';
 import type { FileEntry, SandboxSpec } from '../sandbox.js';
+import { copySandboxTreeOut } from './copy-out-tree.js';
 import { giveTreeTo, type FileOwner } from './file-owner.js';
 
 /**
@@ -163,7 +164,8 @@ export class HostWorkspace {
     } catch (error) {
       throw fileError(error, sandboxPath);
     }
-    await copyTree(realSource, resolve(hostPath), undefined);
+    // Sandbox-written: no special bits, no links out, nothing followed (copy-out-tree.ts).
+    await copySandboxTreeOut(realSource, resolve(hostPath));
   }
 
   async removeIfOwned(): Promise<void> {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalSandbox } from '@agentbench/sandbox';
 import { AgentLoopError } from '@agentbench/agent-loop';
@@ -8,6 +8,7 @@ import { AttemptRecordSchema, RunRecordSchema } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLoopFixture, FIXING_PATCH, readEvents, type LoopFixture } from '../../../agent-loop/test/fixtures.js';
+import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { runAgentAttempt, type RunAgentAttemptOptions } from './run-agent-attempt.js';
 
 let fixture: LoopFixture | undefined;
@@ -154,6 +155,30 @@ describe('runAgentAttempt (local sandbox)', () => {
       const applied = await readFile(path.join(runDir, record.artifact_paths['agent_patch'] as string), 'utf8');
       expect(applied).toContain('status.txt');
       expect(applied).not.toContain('site/state');
+    });
+  });
+
+  describe('the kept workspace', () => {
+    it('holds no setuid file, FIFO or link out of it', async () => {
+      fixture = await createLoopFixture({ script: [{ tool: 'run', args: { command: 'cp /bin/sh rootshell && chmod 4755 rootshell && mkfifo pipe && ln -s /etc etc-link && ln -s status.txt inside-link' } }] });
+      const { runDir, record } = await attempt(fixture, { skipBaseline: true });
+      const kept = path.join(runDir, 'workspace', 'repo');
+      expect((await lstat(path.join(kept, 'rootshell'))).mode & 0o7000).toBe(0);
+      expect(existsSync(path.join(kept, 'pipe'))).toBe(false);
+      expect(existsSync(path.join(kept, 'etc-link'))).toBe(false);
+      expect((await lstat(path.join(kept, 'inside-link'))).isSymbolicLink()).toBe(true);
+      expect(record.artifact_paths['workspace_manifest']).toBeDefined();
+      const run = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { details: { notes?: string[] } };
+      expect(run.details.notes?.join(' ')).toMatch(/1 setuid\/setgid\/sticky bits stripped, 1 special files and 1 links out removed/);
+    });
+
+    it('is not kept when the run’s artifact budget is spent, and the record says so', async () => {
+      fixture = await createLoopFixture({ script: [{ tool: 'list_files', args: {} }] });
+      const { runDir, record } = await attempt(fixture, { skipBaseline: true, artifactBudget: new ArtifactBudget({ budgetBytes: 1 }) });
+      expect(existsSync(path.join(runDir, 'workspace'))).toBe(false);
+      expect(record.artifact_paths['workspace']).toBeUndefined();
+      const run = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { details: { notes?: string[] } };
+      expect(run.details.notes?.join(' ')).toMatch(/workspace of shell_fixture not kept: it takes .* artifact budget is left/);
     });
   });
 });

@@ -28,6 +28,8 @@ import {
 import { failureReasonForError, failureReasonForStage, pickFailureReason } from '@agentbench/scoring';
 import { createToolSet } from '@agentbench/tools';
 import { ulid } from 'ulid';
+import { ArtifactBudget } from '../artifacts/artifact-budget.js';
+import { keepSandboxWorkspace } from '../artifacts/keep-sandbox-workspace.js';
 import { snapshotGitDirectory } from '../attempt/attempt-paths.js';
 import { maxOutputBytesFor, TruncatedLogs } from '../attempt/output-limits.js';
 import { createDockerSandbox, type SandboxFactory } from '../attempt/sandbox-factory.js';
@@ -70,6 +72,8 @@ export interface RunAgentAttemptOptions {
   environment?: NodeJS.ProcessEnv;
   /** Default: a hardened Docker container. */
   createSandbox?: SandboxFactory;
+  /** The run's budget for kept workspaces (a suite passes one for all its attempts). Default: 1 GiB for this attempt. */
+  artifactBudget?: ArtifactBudget;
   /** Bytes of stdout and of stderr each command's log keeps (`--max-output-bytes`). Default: the task's `environment.max_output_bytes`, else 10 MiB. */
   maxOutputBytes?: number;
   signal?: AbortSignal;
@@ -167,7 +171,7 @@ class AgentAttempt {
   private verdict: FinalVerdict | undefined;
   private finalVerdict: VerdictOutcome | undefined;
   private verdictMs: number | undefined;
-  /** Things the record's reader should know (left-out files). */
+  /** Things the record's reader should know (left-out files, what became of the workspace). */
   private readonly notes: string[] = [];
   private readonly maxOutputBytes: number;
   private readonly truncatedLogs: TruncatedLogs;
@@ -234,6 +238,7 @@ class AgentAttempt {
       await this.verdict?.dispose();
       await this.snapshots?.remove();
     }
+    await this.keepWorkspace();
     const endedAt = new Date();
     const record = this.buildRecord(startedAt, endedAt, failureReason);
     const attemptFile = path.join(this.runDir, 'attempt.json');
@@ -383,6 +388,21 @@ class AgentAttempt {
     const verdict = await this.verdict.judge({ snapshots: this.snapshots, afterSetupTree: afterSetup.tree, finalTree: final.tree });
     this.recordVerdict(verdict, final.skippedLargeFiles, performance.now() - finalStarted);
     return `${verdict.message}; the agent loop stopped with ${loop.stopReason}: ${loop.message}`;
+  }
+
+  /** The sandbox is gone: its workspace is made safe to keep, and kept while the run's budget allows. */
+  private async keepWorkspace(): Promise<void> {
+    if (this.artifacts['workspace'] === undefined) return;
+    try {
+      const kept = await keepSandboxWorkspace({ workspaceDir: this.workspaceDir, runDir: this.runDir, budget: this.options.artifactBudget ?? new ArtifactBudget(), label: this.task.id });
+      if (kept.manifest !== undefined) this.artifacts['workspace_manifest'] = kept.manifest;
+      if (!kept.isKept) delete this.artifacts['workspace'];
+      if (kept.note !== undefined) this.notes.push(kept.note);
+    } catch (error) {
+      await rm(this.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
+      delete this.artifacts['workspace'];
+      this.notes.push(`workspace not kept: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private recordVerdict(verdict: VerdictOutcome, skippedLargeFiles: readonly string[], stageMs: number): void {

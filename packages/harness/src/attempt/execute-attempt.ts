@@ -4,6 +4,8 @@ import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptRecord, type FailureReason, 
 import { outputExcerpt, type ExecResult, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
 import { failureReasonForError, failureReasonForStage, type KilledBy } from '@agentbench/scoring';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
+import { ArtifactBudget } from '../artifacts/artifact-budget.js';
+import { keepSandboxWorkspace } from '../artifacts/keep-sandbox-workspace.js';
 import { RepositoryError } from '../errors/repository-error.js';
 import type { MirrorRule } from '../git/mirror-map.js';
 import { prepareWorkspace, type PreparedWorkspace } from '../git/prepare-workspace.js';
@@ -47,6 +49,8 @@ export interface AttemptOptions {
   rerunBudgetFraction?: number;
   /** Extra environment variables of every command in the sandbox. */
   env?: Record<string, string>;
+  /** The run's budget for kept workspaces (one per run). Default: a budget of its own (1 GiB). */
+  artifactBudget?: ArtifactBudget;
   /** Bytes of stdout and of stderr each command's log keeps (`--max-output-bytes`). Default: the task's `environment.max_output_bytes`, else 10 MiB. */
   maxOutputBytes?: number;
 }
@@ -89,6 +93,8 @@ export interface AttemptOutcome {
   setupCommands: Array<{ written: string; run: string }>;
   commitSha?: string;
   repositorySource?: string;
+  /** What became of the workspace when it was not kept whole (over the budget, cleaned). */
+  workspaceNote?: string;
   timings: AttemptTimings;
 }
 
@@ -153,6 +159,7 @@ class AttemptExecution {
   private lastExitCode: number | undefined;
   private commitSha: string | undefined;
   private repositorySource: string | undefined;
+  private workspaceNote: string | undefined;
   private readonly maxOutputBytes: number;
   private readonly truncatedLogs: TruncatedLogs;
 
@@ -203,6 +210,7 @@ class AttemptExecution {
         message = `cannot remove the sandbox: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
+    await this.keepWorkspace();
     const endedAt = new Date();
     const totalMs = performance.now() - started;
     const isSuccess = failureReason === null;
@@ -221,6 +229,7 @@ class AttemptExecution {
     };
     if (this.commitSha !== undefined) outcome.commitSha = this.commitSha;
     if (this.repositorySource !== undefined) outcome.repositorySource = this.repositorySource;
+    if (this.workspaceNote !== undefined) outcome.workspaceNote = this.workspaceNote;
     await this.writeDetails(outcome).catch(() => undefined);
     return outcome;
   }
@@ -483,6 +492,25 @@ class AttemptExecution {
     this.artifacts[name] = relativeToRun(this.paths.runDir, file);
   }
 
+  /** The sandbox is gone: its workspace is made safe to keep, and kept while the run's budget allows. */
+  private async keepWorkspace(): Promise<void> {
+    try {
+      const kept = await keepSandboxWorkspace({
+        workspaceDir: this.paths.workspaceDir,
+        runDir: this.paths.runDir,
+        budget: this.options.artifactBudget ?? new ArtifactBudget(),
+        label: this.task.id,
+      });
+      if (kept.manifest !== undefined) this.artifacts['workspace_manifest'] = kept.manifest;
+      if (!kept.isKept) delete this.artifacts['workspace'];
+      if (kept.note !== undefined) this.workspaceNote = kept.note;
+    } catch (error) {
+      await rm(this.paths.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
+      delete this.artifacts['workspace'];
+      this.workspaceNote = `workspace not kept: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
   private async disposeSandbox(): Promise<void> {
     const sandbox = this.sandbox;
     if (sandbox === undefined) return;
@@ -516,6 +544,7 @@ class AttemptExecution {
       stages: outcome.stages.map((stage) => ({ ...stage, durationMs: Math.round(stage.durationMs) })),
       mismatches: outcome.mismatches,
       failing_tests: outcome.failingTests,
+      ...(outcome.workspaceNote === undefined ? {} : { workspace_note: outcome.workspaceNote }),
       timings_ms: { total: Math.round(outcome.timings.totalMs), sandbox: Math.round(outcome.timings.sandboxMs), git: Math.round(outcome.timings.gitMs) },
     };
     await writeFile(file, `${JSON.stringify(details, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -159,5 +159,66 @@ export function describeGitVectorProbes(backend: ProbeBackend, fileName: string)
       expect(record.result.failure_reason === 'INTERNAL_ERROR').toBe(false);
       expect(markersIn(context.scratch)).toEqual([]);
     }, 180_000);
+  });
+}
+
+/**
+ * Files a sandbox could leave to gain privileges or reach out of the run folder, one row each: the
+ * shell that makes it, and what must be true of the kept workspace. Adding a vector is adding a row.
+ */
+const KEPT_FILE_VECTORS: ReadonlyArray<{ name: string; plant: string; check: (kept: string) => void }> = [
+  {
+    name: 'a setuid-root shell',
+    plant: 'cp /bin/dash rootshell && chmod 4755 rootshell',
+    check: (kept) => {
+      // dash keeps a setuid euid only with -p: before cleaning this printed 0 for the host's nobody.
+      const uid = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', path.join(kept, 'rootshell'), '-p', '-c', 'id -u'], { encoding: 'utf8' }).trim();
+      expect(uid).toBe('65534');
+    },
+  },
+  { name: 'a setgid folder', plant: 'mkdir -p shared && chmod 2775 shared', check: (kept) => expect(statMode(path.join(kept, 'shared')) & 0o7000).toBe(0) },
+  { name: 'a FIFO', plant: 'mkfifo pipe', check: (kept) => expect(existsSync(path.join(kept, 'pipe'))).toBe(false) },
+  { name: 'a device node (where mknod is allowed)', plant: 'mknod null-device c 1 3 || true', check: (kept) => expect(existsSync(path.join(kept, 'null-device'))).toBe(false) },
+  { name: 'a link to a host file', plant: 'ln -s /etc/passwd passwd-link', check: (kept) => expect(lstatOrUndefined(path.join(kept, 'passwd-link'))).toBeUndefined() },
+  { name: 'a link out through ..', plant: 'ln -s ../../../../.. up-link', check: (kept) => expect(lstatOrUndefined(path.join(kept, 'up-link'))).toBeUndefined() },
+];
+
+function statMode(file: string): number {
+  return lstatSync(file).mode;
+}
+
+function lstatOrUndefined(file: string): unknown {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an agent's run step leaves in its workspace is kept without privileges or links out. */
+export function describeKeptFileProbes(backend: ProbeBackend, fileName: string): void {
+  const skip = probeSkipReason(backend, fileName);
+  describe.skipIf(skip !== undefined)(`the kept workspace of a ${backend} sandbox is safe to keep`, () => {
+    const context = useProbeContext(`kept-files-${backend}-`);
+    let kept = '';
+    let manifest: Record<string, number> = {};
+
+    beforeAll(async () => {
+      const plant = KEPT_FILE_VECTORS.map((vector) => `( ${vector.plant} ) || echo "could not plant ${vector.name}" >&2`).join('\n');
+      const { runDir, record } = await scriptedAttempt(context, backend, 'plants-files', [run(plant)]);
+      kept = path.join(runDir, 'workspace', 'repo');
+      manifest = JSON.parse(readFileSync(path.join(runDir, record.artifact_paths['workspace_manifest'] as string), 'utf8')) as Record<string, number>;
+    }, 180_000);
+
+    it('found what the sandbox planted (the cleaner counted it)', () => {
+      expect(manifest['privilege_bits_stripped']).toBeGreaterThanOrEqual(2);
+      expect(manifest['special_files_removed']).toBeGreaterThanOrEqual(1);
+      expect(manifest['symlinks_removed']).toBeGreaterThanOrEqual(2);
+    });
+
+    it.each(KEPT_FILE_VECTORS.map((vector) => [vector.name, vector]))('%s', (_name, vector) => {
+      expect(existsSync(kept)).toBe(true);
+      vector.check(kept);
+    });
   });
 }

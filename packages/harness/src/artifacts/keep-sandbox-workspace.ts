@@ -1,0 +1,32 @@
+import { relativeToRun } from '../attempt/attempt-paths.js';
+import { ArtifactBudget } from './artifact-budget.js';
+import { removeTree } from './directory-walk.js';
+import { sanitizeKeptWorkspace } from './sanitize-kept-workspace.js';
+
+export interface KeptWorkspace {
+  isKept: boolean;
+  /** The sanitizer's manifest, relative to the run folder. */
+  manifest?: string;
+  /** Why it is not kept, or what was stripped: for the record and the terminal. */
+  note?: string;
+}
+
+/**
+ * What happens to a sandbox-written workspace once its sandbox is gone: it is made safe to keep
+ * (no setuid/setgid bits, device nodes, FIFOs, links out, foreign owners; see
+ * sanitizeKeptWorkspace), removed if that cannot be done, and then kept only while the run's
+ * artifact budget allows.
+ */
+export async function keepSandboxWorkspace(input: { workspaceDir: string; runDir: string; budget: ArtifactBudget; label?: string }): Promise<KeptWorkspace> {
+  const summary = await sanitizeKeptWorkspace(input.workspaceDir);
+  const manifest = summary.manifestPath === undefined ? {} : { manifest: relativeToRun(input.runDir, summary.manifestPath) };
+  if (!summary.isSafe) {
+    await removeTree(input.workspaceDir);
+    return { isKept: false, ...manifest, note: `workspace not kept: ${summary.failures} entr${summary.failures === 1 ? 'y' : 'ies'} could not be made safe to keep` };
+  }
+  const kept = await input.budget.keepWorkspace(input.workspaceDir, input.label === undefined ? {} : { label: input.label });
+  const stripped = summary.privilegeBitsStripped + summary.specialFilesRemoved + summary.symlinksRemoved;
+  const strippedNote = stripped > 0 ? `workspace cleaned: ${summary.privilegeBitsStripped} setuid/setgid/sticky bits stripped, ${summary.specialFilesRemoved} special files and ${summary.symlinksRemoved} links out removed` : undefined;
+  const note = kept.note ?? strippedNote;
+  return { isKept: kept.isKept, ...manifest, ...(note === undefined ? {} : { note }) };
+}

@@ -1,0 +1,3 @@
+import { describeKeptFileProbes } from './trust-boundary-probes.js';
+
+describeKeptFileProbes('bwrap', 'kept-files.probe.bwrap.test.ts');

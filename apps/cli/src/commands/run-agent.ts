@@ -9,6 +9,7 @@ import {
   runAgentAttempt,
 } from '@agentbench/harness';
 import { formatIssue, loadTask, type AgentEvent } from '@agentbench/schemas';
+import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 
 // Keys as yargs types them: options keep their kebab-case names.
@@ -25,6 +26,7 @@ export interface RunAgentArguments {
   script: string | undefined;
   json: boolean;
   'max-output-bytes': number | undefined;
+  'artifact-budget': string | undefined;
 }
 
 /** One line of progress per step, on stderr. */
@@ -64,10 +66,12 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       .option('script', { type: 'string', describe: "Scripted agent: a YAML/JSON list of {tool, args} instead of the task's script" })
       .option('json', { type: 'boolean', default: false, describe: 'Print the run folder and the AttemptRecord as JSON' })
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
+      .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .example('$0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant scripted', 'Fix the toy task with its scripted agent (no LLM)')
       .example('OPENROUTER_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant llm', 'Let an LLM fix it (OpenRouter)'),
   handler: async (argv) => {
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
+    const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
     const loaded = await loadTask(argv.task);
     for (const warning of loaded.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
     const controller = new AbortController();
@@ -87,6 +91,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         skipBaseline: argv['skip-baseline'],
         signal: controller.signal,
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
+        artifactBudget,
         ...(argv.variant === undefined ? {} : { variant: argv.variant }),
         // The oracle applies the task's gold patch (SWE-bench imports keep it beside the task).
         ...(argv.variant === 'oracle' ? { agent: await createOracleAgent({ task: loaded }) } : {}),
@@ -121,6 +126,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
           : `, ${record.metrics.input_tokens} input + ${record.metrics.output_tokens ?? 0} output tokens${record.metrics.cost_usd === null || record.metrics.cost_usd === undefined ? '' : `, $${record.metrics.cost_usd.toFixed(4)}`}`;
       process.stdout.write(`${taskId}: ${verdict} (${record.variant}) in ${formatDuration(record.duration_sec * 1000)}, ${steps} step${steps === 1 ? '' : 's'}${tokens}: ${terminalMessage(result.message)}\n`);
       process.stdout.write(`artifacts: ${result.runDir}\n`);
+      process.stdout.write(`${await runDiskUseLine(result.runDir, artifactBudget)}\n`);
     }
     process.exitCode = record.result.failure_reason === 'INTERRUPTED' ? EXIT_CODE_INTERRUPTED : record.result.passed ? 0 : 1;
   },

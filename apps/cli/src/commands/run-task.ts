@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { EXIT_CODE_INTERRUPTED, formatDuration, interruptOnSignals, runTask } from '@agentbench/harness';
 import { formatIssue, loadTask } from '@agentbench/schemas';
+import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 
 export interface RunTaskArguments {
@@ -8,6 +9,7 @@ export interface RunTaskArguments {
   out: string;
   json: boolean;
   'max-output-bytes': number | undefined;
+  'artifact-budget': string | undefined;
 }
 
 export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
@@ -19,9 +21,11 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
       .option('out', { type: 'string', default: 'artifacts', describe: 'Artifacts folder; the run goes to OUT/runs/<timestamp>__<ulid>/' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the attempt record as JSON' })
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
+      .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .example('$0 run-task tasks/custom-dev/toy_fail_pytest/task.yaml', 'Run the toy task; its tests fail (exit 1)'),
   handler: async (argv) => {
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
+    const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
     const loaded = await loadTask(argv.task);
     for (const warning of loaded.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
     const controller = new AbortController();
@@ -32,6 +36,7 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
         outDir: argv.out,
         signal: controller.signal,
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
+        artifactBudget,
         ...(argv.json ? {} : { onStage: (stage: string) => process.stderr.write(`${loaded.task.id}: ${stage}\n`) }),
       });
     } finally {
@@ -44,6 +49,7 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
       const verdict = outcome.isSuccess ? 'PASSED' : `FAILED ${outcome.failureReason ?? ''}`.trim();
       process.stdout.write(`${loaded.task.id}: ${verdict} in ${formatDuration(outcome.timings.totalMs)}: ${terminalMessage(outcome.message)}\n`);
       process.stdout.write(`run: ${result.runDir}\n`);
+      process.stdout.write(`${await runDiskUseLine(result.runDir, artifactBudget)}\n`);
     }
     process.exitCode = outcome.failureReason === 'INTERRUPTED' ? EXIT_CODE_INTERRUPTED : outcome.isSuccess ? 0 : 1;
   },

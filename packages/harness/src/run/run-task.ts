@@ -3,6 +3,7 @@ import path from 'node:path';
 import { HARNESS_VERSION, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
 import { relativeToRun, taskRunPaths } from '../attempt/attempt-paths.js';
+import type { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type AttemptOutcome, type AttemptStage } from '../attempt/execute-attempt.js';
 import type { SandboxFactory } from '../attempt/sandbox-factory.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
@@ -23,6 +24,8 @@ export interface RunTaskOptions {
   env?: Record<string, string>;
   /** Bytes of stdout and of stderr each command's log keeps. Default: the task's `environment.max_output_bytes`, else 10 MiB. */
   maxOutputBytes?: number;
+  /** The run's budget for the kept workspace. Default 1 GiB. */
+  artifactBudget?: ArtifactBudget;
 }
 
 export interface RunTaskResult {
@@ -71,6 +74,7 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
     ...(options.onStage === undefined ? {} : { onStage: options.onStage }),
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+    ...(options.artifactBudget === undefined ? {} : { artifactBudget: options.artifactBudget }),
   });
   await appendAttemptRecord(path.join(runDir, 'attempts.jsonl'), outcome.record);
 

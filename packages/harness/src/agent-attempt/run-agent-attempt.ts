@@ -393,16 +393,11 @@ class AgentAttempt {
   /** The sandbox is gone: its workspace is made safe to keep, and kept while the run's budget allows. */
   private async keepWorkspace(): Promise<void> {
     if (this.artifacts['workspace'] === undefined) return;
-    try {
-      const kept = await keepSandboxWorkspace({ workspaceDir: this.workspaceDir, runDir: this.runDir, budget: this.options.artifactBudget ?? new ArtifactBudget(), label: this.task.id });
-      if (kept.manifest !== undefined) this.artifacts['workspace_manifest'] = kept.manifest;
-      if (!kept.isKept) delete this.artifacts['workspace'];
-      if (kept.note !== undefined) this.notes.push(kept.note);
-    } catch (error) {
-      await rm(this.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
-      delete this.artifacts['workspace'];
-      this.notes.push(`workspace not kept: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const budget = this.options.artifactBudget ?? new ArtifactBudget();
+    const kept = await keepSandboxWorkspace({ workspaceDir: this.workspaceDir, runDir: this.runDir, budget, label: this.task.id });
+    if (kept.manifest !== undefined) this.artifacts['workspace_manifest'] = kept.manifest;
+    if (!kept.isKept) delete this.artifacts['workspace'];
+    if (kept.note !== undefined) this.notes.push(kept.note);
   }
 
   private recordVerdict(verdict: VerdictOutcome, skippedLargeFiles: readonly string[], stageMs: number): void {

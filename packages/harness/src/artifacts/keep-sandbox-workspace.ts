@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { relativeToRun } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from './artifact-budget.js';
 import { removeTree } from './directory-walk.js';
@@ -15,9 +16,18 @@ export interface KeptWorkspace {
  * What happens to a sandbox-written workspace once its sandbox is gone: it is made safe to keep
  * (no setuid/setgid bits, device nodes, FIFOs, links out, foreign owners; see
  * sanitizeKeptWorkspace), removed if that cannot be done, and then kept only while the run's
- * artifact budget allows.
+ * artifact budget allows. Never throws: a workspace that cannot be cleaned or measured is removed.
  */
 export async function keepSandboxWorkspace(input: { workspaceDir: string; runDir: string; budget: ArtifactBudget; label?: string }): Promise<KeptWorkspace> {
+  try {
+    return await cleanAndKeep(input);
+  } catch (error) {
+    await rm(input.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
+    return { isKept: false, note: `workspace not kept: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+async function cleanAndKeep(input: { workspaceDir: string; runDir: string; budget: ArtifactBudget; label?: string }): Promise<KeptWorkspace> {
   const summary = await sanitizeKeptWorkspace(input.workspaceDir);
   const manifest = summary.manifestPath === undefined ? {} : { manifest: relativeToRun(input.runDir, summary.manifestPath) };
   if (!summary.isSafe) {

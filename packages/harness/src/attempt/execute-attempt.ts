@@ -494,21 +494,11 @@ class AttemptExecution {
 
   /** The sandbox is gone: its workspace is made safe to keep, and kept while the run's budget allows. */
   private async keepWorkspace(): Promise<void> {
-    try {
-      const kept = await keepSandboxWorkspace({
-        workspaceDir: this.paths.workspaceDir,
-        runDir: this.paths.runDir,
-        budget: this.options.artifactBudget ?? new ArtifactBudget(),
-        label: this.task.id,
-      });
-      if (kept.manifest !== undefined) this.artifacts['workspace_manifest'] = kept.manifest;
-      if (!kept.isKept) delete this.artifacts['workspace'];
-      if (kept.note !== undefined) this.workspaceNote = kept.note;
-    } catch (error) {
-      await rm(this.paths.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
-      delete this.artifacts['workspace'];
-      this.workspaceNote = `workspace not kept: ${error instanceof Error ? error.message : String(error)}`;
-    }
+    const budget = this.options.artifactBudget ?? new ArtifactBudget();
+    const kept = await keepSandboxWorkspace({ workspaceDir: this.paths.workspaceDir, runDir: this.paths.runDir, budget, label: this.task.id });
+    if (kept.manifest !== undefined) this.artifacts['workspace_manifest'] = kept.manifest;
+    if (!kept.isKept) delete this.artifacts['workspace'];
+    if (kept.note !== undefined) this.workspaceNote = kept.note;
   }
 
   private async disposeSandbox(): Promise<void> {

@@ -1,7 +1,7 @@
 import { ArtifactBudget, formatRunDiskUse, measureDiskUse, parseByteSize } from '@agentbench/harness';
 import { UsageError } from './usage-error.js';
 
-/** `--artifact-budget`, on the commands that keep sandbox workspaces (run-task, run-agent). */
+/** `--artifact-budget`, on the commands that keep sandbox workspaces (run-task, run-agent, validate-suite). */
 export const ARTIFACT_BUDGET_OPTION = {
   type: 'string' as const,
   describe: 'Disk the run may spend on kept workspaces, e.g. 500MB, 2GiB, 0 (never keep), unlimited (default 1GiB)',

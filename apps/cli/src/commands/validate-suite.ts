@@ -9,6 +9,7 @@ import {
   type WorkspaceRetention,
 } from '@agentbench/harness';
 import { UsageError } from '../usage-error.js';
+import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument } from '../output-options.js';
 
 export interface ValidateSuiteArguments {
@@ -21,6 +22,7 @@ export interface ValidateSuiteArguments {
   'keep-workspaces': WorkspaceRetention;
   json: boolean;
   'max-output-bytes': number | undefined;
+  'artifact-budget': string | undefined;
 }
 
 export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments> = {
@@ -37,11 +39,13 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
       .option('keep-workspaces', { choices: ['all', 'failed', 'none'] as const, default: 'failed' as const, describe: 'Workspaces kept after each task' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON instead of a table' })
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
+      .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .example('$0 validate-suite custom-dev', 'Validate the bundled toy suite')
       .example('$0 validate-suite custom-dev --resume artifacts/runs/2025-01-31_12-00-00__custom-dev__baseline', 'Finish an interrupted run'),
   handler: async (argv) => {
     if (!Number.isInteger(argv.jobs) || argv.jobs < 1) throw new UsageError(`-j/--jobs: expected a whole number of at least 1, found ${String(argv.jobs)}`);
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
+    const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
     const controller = new AbortController();
     const removeHandlers = interruptOnSignals(controller);
     // A terminal gets one status line redrawn in place; CI logs and files get one line per task.
@@ -60,6 +64,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
         onEvent: reporter.onEvent,
         ...(argv.resume === undefined ? {} : { resumeDir: argv.resume }),
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
+        artifactBudget,
       });
     } finally {
       reporter.stop();
@@ -70,6 +75,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
       process.stdout.write(`${JSON.stringify({ run_dir: result.runDir, run: result.runRecord, tasks }, null, 2)}\n`);
     } else {
       process.stdout.write(formatSuiteSummary(result, { suite: argv.suite, resumeCommand: `ab validate-suite ${argv.suite} --tasks ${argv.tasks} --resume ${result.runDir}` }));
+      process.stdout.write(`${await runDiskUseLine(result.runDir, artifactBudget)}\n`);
     }
     const isAllValid = result.tasks.every((task) => task.status === 'valid' || task.status === 'skipped');
     process.exitCode = result.isInterrupted ? EXIT_CODE_INTERRUPTED : isAllValid ? 0 : 1;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type L
 import { NetworkHolderPool, removeManagedContainers } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
+import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
 import { pooledDockerSandboxFactory, type SandboxFactory } from '../attempt/sandbox-factory.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
@@ -49,6 +51,8 @@ export interface ValidateSuiteOptions {
   env?: Record<string, string>;
   /** Bytes of stdout and of stderr each command's log keeps. Default: each task's `environment.max_output_bytes`, else 10 MiB. */
   maxOutputBytes?: number;
+  /** The run's budget for the workspaces kept by `keepWorkspaces`. Default 1 GiB. */
+  artifactBudget?: ArtifactBudget;
 }
 
 export const DEFAULT_SKIP_LABELS: readonly string[] = ['flaky'];
@@ -174,6 +178,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     let appendQueue: Promise<void> = Promise.resolve();
     const queue = [...toRun];
     const retention = options.keepWorkspaces ?? 'failed';
+    const budget = options.artifactBudget ?? new ArtifactBudget();
 
     const runOne = async (taskId: string): Promise<void> => {
       const loaded = byId.get(taskId) as LoadedTask;
@@ -191,6 +196,8 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         ...(options.rerunBudgetFraction === undefined ? {} : { rerunBudgetFraction: options.rerunBudgetFraction }),
         ...(options.env === undefined ? {} : { env: options.env }),
         ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+        // Each attempt cleans its workspace; the run's budget is charged below, for those the retention keeps.
+        artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
       });
       // One writer at a time, so lines never interleave.
       const append = appendQueue.then(() => appendAttemptRecord(attemptsFile, outcome.record));
@@ -200,6 +207,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       results.set(taskId, result);
       const isKept = retention === 'all' || (retention === 'failed' && result.status !== 'valid' && result.status !== 'interrupted');
       if (!isKept) await rm(paths.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
+      else if (existsSync(paths.workspaceDir)) await budget.keepWorkspace(paths.workspaceDir, { label: taskId }).catch(() => undefined);
       options.onEvent?.({ type: 'task-finished', taskId, result });
     };
 

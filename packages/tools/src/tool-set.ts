@@ -30,8 +30,11 @@ export interface ToolSet {
   definitions(): FunctionToolDefinition[];
 }
 
-/** Extra time past a tool's limit before the call is abandoned: commands get the chance to report their own timeout. */
-const abandonGraceMs = 2000;
+/**
+ * Extra time past a tool's limit before the call is abandoned: commands get the chance to report
+ * their own timeout (killing a process tree on a loaded two-core machine took over 2 s).
+ */
+const abandonGraceMs = 10_000;
 
 /** Creates the five tools over one sandbox. */
 export function createToolSet(context: ToolContext): ToolSet {

@@ -152,7 +152,7 @@ describe.skipIf(skipReason !== undefined)('baseline validation checks in real Do
     expect(reasonOf('dirty_setup')).toBe('SETUP_DIRTY_WORKTREE');
     expect(messageOf('dirty_setup')).toMatch(/^setup changed the work tree \(1 path: M README.md\)/);
     expect(reasonOf('untracked_setup')).toBe('SETUP_DIRTY_WORKTREE');
-    expect(messageOf('untracked_setup')).toContain('?? new-file.txt');
+    expect(messageOf('untracked_setup')).toContain('A new-file.txt');
     expect(byTask.get('dirty_setup_allowed')?.status).toBe('valid');
     const logs = path.join(result.runDir, 'logs', 'dirty_setup');
     expect(await readFile(path.join(logs, 'post_setup_status.txt'), 'utf8')).toBe('M README.md\n');

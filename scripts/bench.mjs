@@ -12,6 +12,7 @@ const benches = [
   'packages/sandbox/bench/sandbox.bench.mjs',
   'packages/tools/bench/tools.bench.mjs',
   'packages/harness/bench/harness.bench.mjs',
+  'packages/harness/bench/snapshots.bench.mjs',
   'packages/scenario-runner/bench/scenario.bench.mjs',
   'apps/cli/bench/bad-inputs.bench.mjs',
 ];

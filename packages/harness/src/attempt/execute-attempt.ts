@@ -12,7 +12,7 @@ import { prepareWorkspace, type PreparedWorkspace } from '../git/prepare-workspa
 import type { RepoCache } from '../git/repo-cache.js';
 import { WorkTreeSnapshots, type ChangedPath } from '../git/work-tree-snapshots.js';
 import { excludingPathspecs, protectedPathspecs } from '../verdict/protected-pathspecs.js';
-import { normalizeSetupCommand } from '../setup/normalize-setup-command.js';
+import { describeExit, runSetupCommands } from '../setup/run-setup-commands.js';
 import { checkBaselineExpectations, type BaselineMismatch } from '../validation/check-baseline-expectations.js';
 import { parsePytestFailures } from '../validation/parse-pytest-failures.js';
 import { relativeToRun, snapshotGitDirectory, type AttemptPaths } from './attempt-paths.js';
@@ -110,20 +110,6 @@ class AttemptStop {
 // The sandbox and the taxonomy name who killed a command the same way.
 function killedByOf(result: ExecResult): KilledBy | null {
   return result.killedBy ?? null;
-}
-
-function lastLine(text: string): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
-  return lines[lines.length - 1] ?? '';
-}
-
-function describeExit(result: ExecResult, timeoutSec: number): string {
-  if (result.timedOut || result.killedBy === 'timeout') return `timed out after ${timeoutSec} s`;
-  if (result.killedBy === 'abort') return 'was interrupted';
-  if (result.killedBy === 'oom') return 'was killed by the out-of-memory killer';
-  // Sandbox-written: one escaped line of at most 200 characters.
-  const detail = outputExcerpt(lastLine(result.stderr) || lastLine(result.stdout));
-  return `exited with ${result.exitCode}${detail === '' ? '' : `: ${detail}`}`;
 }
 
 function sameList(left: readonly string[], right: readonly string[]): boolean {
@@ -297,18 +283,24 @@ class AttemptExecution {
     await creating;
     this.throwIfAborted();
 
-    const sitePackages = path.posix.join(environment.workdir, 'site-packages');
-    for (const [index, written] of commands.entries()) {
-      const command = normalizeSetupCommand(written, { targetDir: sitePackages, runCommand: this.task.run.command });
-      this.setupCommands.push({ written, run: command });
-      const result = await this.exec(command, `setup_${index + 1}`);
-      const reason = failureReasonForStage({ stage: 'setup', exitCode: result.exitCode, timedOut: result.timedOut, killedBy: killedByOf(result) });
-      this.stages.push({ stage: 'setup', durationMs: result.durationMs, command, exitCode: result.exitCode, timedOut: result.timedOut, failureReason: reason, ...this.logOf(result) });
-      this.lastExitCode = result.exitCode;
-      if (reason !== null) {
-        throw new AttemptStop(reason, `setup command ${index + 1} (${written}) ${describeExit(result, environment.timeout_sec)}`, result.exitCode);
-      }
-    }
+    const sandbox = this.sandbox as Sandbox;
+    const setupFailure = await this.timed(() =>
+      runSetupCommands({
+        sandbox,
+        task: this.task,
+        repoPath: 'repo',
+        ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
+        onResult: (result, { written, run, failureReason }) => {
+          this.setupCommands.push({ written, run });
+          if (result.logPath !== undefined) this.artifact(`${path.basename(result.logPath, '.log')}_log`, result.logPath);
+          this.truncatedLogs.note(result);
+          this.stages.push({ stage: 'setup', durationMs: result.durationMs, command: run, exitCode: result.exitCode, timedOut: result.timedOut, failureReason, ...this.logOf(result) });
+          this.lastExitCode = result.exitCode;
+        },
+      }),
+    );
+    if (setupFailure?.failureReason === 'INTERRUPTED') throw new AttemptInterruptedError('setup');
+    if (setupFailure !== undefined) throw new AttemptStop(setupFailure.failureReason, setupFailure.message, setupFailure.exitCode);
 
     this.enterStage('post_setup_check');
     await this.checkWorkTree(prepared);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ExecResult, Sandbox } from '@agentbench/sandbox';
+import { outputExcerpt, type ExecResult, type Sandbox } from '@agentbench/sandbox';
 import type { FailureReason, Task } from '@agentbench/schemas';
 import { failureReasonForStage } from '@agentbench/scoring';
 import { normalizeSetupCommand } from './normalize-setup-command.js';
@@ -19,7 +19,7 @@ export interface RunSetupCommandsOptions {
   logPrefix?: string;
   signal?: AbortSignal;
   /** Told of each command's result (artifacts, timings). */
-  onResult?: (result: ExecResult, command: { written: string; run: string }) => void;
+  onResult?: (result: ExecResult, command: { written: string; run: string; failureReason: FailureReason | null }) => void;
 }
 
 /**
@@ -38,12 +38,25 @@ export async function runSetupCommands(options: RunSetupCommandsOptions): Promis
       logName: `${options.logPrefix ?? ''}setup_${index + 1}`,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    options.onResult?.(result, { written, run: command });
     const reason = failureReasonForStage({ stage: 'setup', exitCode: result.exitCode, timedOut: result.timedOut, ...(result.killedBy === undefined ? {} : { killedBy: result.killedBy }) });
+    options.onResult?.(result, { written, run: command, failureReason: reason });
     if (reason !== null) {
-      const how = result.timedOut ? `timed out after ${task.environment.timeout_sec} s` : result.killedBy === 'abort' ? 'was interrupted' : `exited with ${result.exitCode}`;
-      return { failureReason: reason, message: `setup command ${index + 1} (${written}) ${how}`, exitCode: result.exitCode };
+      return { failureReason: reason, message: `setup command ${index + 1} (${written}) ${describeExit(result, task.environment.timeout_sec)}`, exitCode: result.exitCode };
     }
   }
   return undefined;
+}
+
+/** How a command ended, for a message; the output it quotes is sandbox-written, so one escaped line of at most 200 characters. */
+export function describeExit(result: ExecResult, timeoutSec: number): string {
+  if (result.timedOut || result.killedBy === 'timeout') return `timed out after ${timeoutSec} s`;
+  if (result.killedBy === 'abort') return 'was interrupted';
+  if (result.killedBy === 'oom') return 'was killed by the out-of-memory killer (the sandbox memory limit)';
+  const detail = outputExcerpt(lastLine(result.stderr) || lastLine(result.stdout));
+  return `exited with ${result.exitCode}${detail === '' ? '' : `: ${detail}`}`;
+}
+
+function lastLine(text: string): string {
+  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return lines[lines.length - 1] ?? '';
 }

@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptRecord, type FailureReason, type LoadedTask } from '@agentbench/schemas';
-import { outputExcerpt, type ExecResult, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
+import { type ExecResult, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
 import { failureReasonForError, failureReasonForStage, type KilledBy } from '@agentbench/scoring';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';

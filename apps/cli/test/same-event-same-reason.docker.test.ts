@@ -1,0 +1,128 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
+import { runAgentCli } from './run-agent-cli.js';
+
+const skipReason = dockerSkipReason('same-event-same-reason.docker.test.ts');
+
+/** Unique to this file, so its leftover check never touches another test's containers. */
+const TASK_ID = 'cli_same_event';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' });
+}
+
+interface RecordSeen {
+  result: { passed: boolean; failure_reason: string | null; stop_reason: string | null };
+}
+
+/** The one record a run folder under `out` holds (run-task: `<out>/<run>/`, run-agent: `<out>/agent_runs/<task>/<run>/`). */
+async function onlyRecord(out: string): Promise<RecordSeen> {
+  const found: string[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      if (entry.isDirectory() && entry.name !== 'workspace' && entry.name !== 'baseline' && entry.name !== 'verdict') await walk(path.join(folder, entry.name));
+      else if (entry.name === 'attempts.jsonl') found.push(path.join(folder, entry.name));
+    }
+  };
+  await walk(out);
+  expect(found).toHaveLength(1);
+  const lines = (await readFile(found[0] as string, 'utf8')).trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] as string) as RecordSeen;
+}
+
+/**
+ * One attempt pipeline: the same event gets the same FailureReason whichever command ran it.
+ * These are the two drifts the two attempt copies had (an out-of-memory setup command was
+ * SANDBOX_ERROR in one and SETUP_TIMEOUT in the other; a final test past its time was TIMEOUT in
+ * one and SANDBOX_ERROR in the other), each through `ab run-task` and `ab run-agent`.
+ */
+describe.skipIf(skipReason !== undefined)('the same event, the same failure reason, through ab run-task and ab run-agent (real Docker)', () => {
+  let scratch: TemporaryDirectory;
+  let sha: string;
+
+  beforeAll(async () => {
+    scratch = await createTemporaryDirectory();
+    const repository = path.join(scratch.path, 'repository');
+    await scratch.write('repository/README.md', 'same event\n');
+    git(repository, 'init', '-q');
+    git(repository, 'add', '.');
+    git(repository, 'commit', '-q', '-m', 'a small project');
+    sha = git(repository, 'rev-parse', 'HEAD').trim();
+  });
+
+  afterAll(async () => {
+    const left = await listManagedContainers({ taskId: TASK_ID });
+    if (left.length > 0) await removeManagedContainers({ taskId: TASK_ID });
+    await scratch?.remove();
+    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
+  });
+
+  async function writeTask(name: string, fields: { setup?: string; run: string; timeoutSec: number; script?: unknown[] }): Promise<string> {
+    const folder = path.join(scratch.path, 'tasks', name);
+    await mkdir(folder, { recursive: true });
+    const file = path.join(folder, 'task.yaml');
+    await writeFile(
+      file,
+      [
+        'task_spec_version: "1.0"',
+        `id: ${TASK_ID}`,
+        'suite: same-event',
+        'repo:',
+        `  url: ${path.join(scratch.path, 'repository')}`,
+        `  commit: ${sha}`,
+        'environment:',
+        '  docker_image: agentbench/py-runner:0.1.0',
+        '  workdir: /workspace',
+        `  timeout_sec: ${fields.timeoutSec}`,
+        ...(fields.setup === undefined ? [] : ['setup:', '  commands:', `    - ${JSON.stringify(fields.setup)}`]),
+        'run:',
+        `  command: ${JSON.stringify(fields.run)}`,
+        'agent:',
+        '  entrypoint: scripted',
+        `  script: ${JSON.stringify(fields.script ?? [{ tool: 'list_files', args: {} }])}`,
+        '',
+      ].join('\n'),
+    );
+    return file;
+  }
+
+  async function run(args: string[]): Promise<RecordSeen & { printed: string }> {
+    const out = path.join(scratch.path, `out-${args[0]}-${Math.random().toString(36).slice(2)}`);
+    const result = await runAgentCli([...args, '--out', out]);
+    expect(result.exitCode, result.stderr.slice(0, 2000)).toBe(1);
+    return { ...(await onlyRecord(out)), printed: result.stdout };
+  }
+
+  it('a setup command killed at the memory limit is SETUP_FAILED in both, the message naming the out-of-memory kill', async () => {
+    // tail keeps the current "line" of /dev/zero in memory, and it never ends.
+    const task = await writeTask('oom', { setup: 'tail /dev/zero', run: 'exit 1', timeoutSec: 120 });
+    const viaRunTask = await run(['run-task', task]);
+    const viaRunAgent = await run(['run-agent', '--task', task, '--variant', 'scripted', '--skip-baseline']);
+    expect(viaRunTask.result.failure_reason).toBe('SETUP_FAILED');
+    expect(viaRunAgent.result.failure_reason).toBe('SETUP_FAILED');
+    for (const via of [viaRunTask, viaRunAgent]) expect(via.printed).toContain('setup command 1 (tail /dev/zero) was killed by the out-of-memory killer (the sandbox memory limit)');
+  }, 600_000);
+
+  it('a final test past its time limit is TIMEOUT in both', async () => {
+    // run-task: the test command itself outlives the limit.
+    const slowTask = await writeTask('timeout-run-task', { run: 'sleep 60', timeoutSec: 5 });
+    const viaRunTask = await run(['run-task', slowTask]);
+    // run-agent: the baseline fails fast, the agent's own test run passes (it left a marker outside
+    // the repository), and only the final test in the fresh sandbox, with the agent's diff, is slow.
+    const agentTask = await writeTask('timeout-run-agent', {
+      run: 'if [ -e slow.on ] && [ ! -e /tmp/agent-was-here ]; then sleep 60; fi; [ -e slow.on ]',
+      timeoutSec: 5,
+      script: [{ tool: 'run', args: { command: 'touch slow.on /tmp/agent-was-here' } }],
+    });
+    const viaRunAgent = await run(['run-agent', '--task', agentTask, '--variant', 'scripted']);
+    expect(viaRunAgent.result.stop_reason).toBe('SUCCESS');
+    expect(viaRunTask.result.failure_reason).toBe('TIMEOUT');
+    expect(viaRunAgent.result.failure_reason).toBe('TIMEOUT');
+  }, 600_000);
+});

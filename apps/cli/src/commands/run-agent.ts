@@ -4,8 +4,6 @@ import {
   EXIT_CODE_INTERRUPTED,
   formatDuration,
   interruptOnSignals,
-  loadMirrorMap,
-  RepoCache,
   runAgentAttempt,
 } from '@agentbench/harness';
 import { formatIssue, loadTask, type AgentEvent } from '@agentbench/schemas';
@@ -85,8 +83,6 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
     try {
       result = await runAgentAttempt({
         task: loaded,
-        mirrors: await loadMirrorMap(),
-        cache: new RepoCache(),
         outDir: argv.out,
         skipBaseline: argv['skip-baseline'],
         signal: controller.signal,

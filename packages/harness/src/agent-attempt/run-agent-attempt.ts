@@ -7,8 +7,8 @@ import type { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { relativeToRun } from '../attempt/attempt-paths.js';
 import type { SandboxFactory } from '../attempt/sandbox-factory.js';
 import { validateBaseline } from '../baseline/validate-baseline.js';
-import type { MirrorRule } from '../git/mirror-map.js';
-import type { RepoCache } from '../git/repo-cache.js';
+import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
+import { RepoCache } from '../git/repo-cache.js';
 import { AttemptContext } from '../pipeline/attempt-context.js';
 import type { AttemptStage } from '../pipeline/attempt-stage.js';
 import { runAttemptPipeline } from '../pipeline/run-attempt-pipeline.js';
@@ -18,7 +18,7 @@ import { RUN_DIRECTORY_MODE } from '../run/run-directory.js';
 export interface RunAgentAttemptOptions {
   /** task.yaml path, or a task loaded already. */
   task: string | LoadedTask;
-  /** URL rewrites for the task's repository (see `loadMirrorMap`). */
+  /** URL rewrites for the task's repository. Default: `loadMirrorMap()` (AGENTBENCH_GIT_MIRRORS and ./agentbench.config.json). */
   mirrors?: readonly MirrorRule[];
   /** Cache of remote repositories. Default: a RepoCache in its default folder. */
   cache?: RepoCache;
@@ -94,8 +94,9 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
     loaded,
     paths: { runDir, logDir: path.join(runDir, 'logs'), workspaceDir: path.join(runDir, 'workspace') },
     runId,
-    ...(options.mirrors === undefined ? {} : { mirrors: options.mirrors }),
-    ...(options.cache === undefined ? {} : { cache: options.cache }),
+    mirrors: options.mirrors ?? (await loadMirrorMap()),
+    // One cache for the attempt's three clones (baseline, agent, verdict).
+    cache: options.cache ?? new RepoCache(),
     ...(options.createSandbox === undefined ? {} : { createSandbox: options.createSandbox }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStage === undefined ? {} : { onStage: options.onStage }),

@@ -100,6 +100,19 @@ describe('WorkTreeSnapshots (host git over a sandbox-written work tree)', () => 
     expect(await snapshots.changedPaths(commitSha, snapshot.tree)).toEqual([]);
   });
 
+  it('looks for large files without following a link to a folder outside the work tree', async () => {
+    const snapshots = await create();
+    const outside = path.join(scratch, 'outside');
+    await mkdir(outside, { recursive: true });
+    execFileSync('truncate', ['-s', `${51 * 1024 * 1024}`, path.join(outside, 'host-big.bin')]);
+    await symlink(outside, path.join(workTree, 'linked'));
+    const snapshot = await snapshots.snapshot();
+    expect(snapshot.skippedLargeFiles).toEqual([]);
+    const diff = (await snapshots.diff(commitSha, snapshot.tree)).toString('utf8');
+    expect(diff).toContain('new file mode 120000');
+    expect(diff).not.toContain('host-big.bin');
+  });
+
   it('keeps its git directory outside the work tree and removes it', async () => {
     const snapshots = await create();
     await snapshots.snapshot();

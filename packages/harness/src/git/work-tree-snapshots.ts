@@ -1,5 +1,6 @@
-import { lstat, mkdir, opendir, realpath, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { walkDirectory } from '../artifacts/directory-walk.js';
 import { IsolatedGitError, runIsolatedGit, type IsolatedGitOptions } from './isolated-git.js';
 
 /** Files larger than this are left out of snapshots (and so of the agent's diff), and named. */
@@ -118,22 +119,19 @@ async function checkedWorkTree(workTree: string): Promise<string> {
 /** Regular files over the limit, found with lstat only (links are never followed), `.git` folders skipped. */
 async function largeFiles(workTree: string): Promise<string[]> {
   const found: string[] = [];
-  const pending = [''];
   let entries = 0;
-  while (pending.length > 0) {
-    const relative = pending.pop() as string;
-    const folder = await opendir(path.join(workTree, relative));
-    for await (const entry of folder) {
+  // The tree is sandbox-written and may change under us (a setup daemon): folders are opened
+  // without following links and checked to be the folder listed, as the workspace cleaner does.
+  await walkDirectory(workTree, {
+    onEntry: async (entry) => {
       entries += 1;
       if (entries > SNAPSHOT_MAX_ENTRIES) throw new IsolatedGitError(`the work tree has more than ${SNAPSHOT_MAX_ENTRIES} entries; it is not snapshotted`);
-      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (entry.name !== '.git') pending.push(child);
-      } else if (entry.isFile()) {
-        const info = await lstat(path.join(workTree, child)).catch(() => undefined);
-        if (info !== undefined && info.size > SNAPSHOT_MAX_FILE_BYTES) found.push(child);
-      }
-    }
-  }
+      if (entry.stats.isDirectory()) return entry.name !== '.git';
+      if (entry.stats.isFile() && entry.stats.size > SNAPSHOT_MAX_FILE_BYTES) found.push(entry.relativePath);
+      return false;
+    },
+    // A folder swapped while listed is not followed; git, which never follows links, reads what is there.
+    onOpenFailed: async () => undefined,
+  });
   return found.sort();
 }

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { removeManagedContainers } from '@agentbench/sandbox';
+import { NETWORK_HOLDER_ROLE, removeManagedContainers } from '@agentbench/sandbox';
 
 interface CleanupArguments {
   'run-id'?: string;
@@ -23,7 +23,9 @@ export const cleanupCommand: CommandModule<object, CleanupArguments> = {
       onlyOrphans: argv['orphans-only'],
     });
     for (const container of removed) {
-      const what = container.role === undefined ? `task ${container.taskId ?? '-'}` : container.role.replace(/-/g, ' ');
+      // A network holder serves no one task; any other role (the verdict's sandbox) is a task's.
+      const task = `task ${container.taskId ?? '-'}`;
+      const what = container.role === NETWORK_HOLDER_ROLE ? 'network holder' : container.role === undefined ? task : `${task}, ${container.role}`;
       process.stdout.write(`removed ${container.id.slice(0, 12)} ${container.name} (run ${container.runId ?? '-'}, ${what})\n`);
     }
     for (const { container, message } of failed) process.stderr.write(`could not remove ${container.id.slice(0, 12)}: ${message}\n`);

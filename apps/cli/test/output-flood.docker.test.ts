@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { runAgentCli } from './run-agent-cli.js';
+import { useScratchRepository } from './scratch-repository.js';
 
 const skipReason = dockerSkipReason('output-flood.docker.test.ts');
 
@@ -34,33 +32,12 @@ async function folderBytes(folder: string): Promise<number> {
   return total;
 }
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' });
-}
 
 describe.skipIf(skipReason !== undefined)('ab prints a few lines, not the output, while a sandbox prints 500 MB (real Docker)', () => {
-  let scratch: TemporaryDirectory;
-  let sha: string;
-
-  beforeAll(async () => {
-    scratch = await createTemporaryDirectory();
-    const repository = path.join(scratch.path, 'repository');
-    await scratch.write('repository/README.md', 'flood\n');
-    git(repository, 'init', '-q');
-    git(repository, 'add', '.');
-    git(repository, 'commit', '-q', '-m', 'a small project');
-    sha = git(repository, 'rev-parse', 'HEAD').trim();
-  });
-
-  afterAll(async () => {
-    const left = await listManagedContainers({ taskId: TASK_ID });
-    if (left.length > 0) await removeManagedContainers({ taskId: TASK_ID });
-    await scratch?.remove();
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
-  });
+  const fixture = useScratchRepository(TASK_ID);
 
   it.each(COMMANDS.map((command) => [command.name, command] as const))('ab %s', async (name, command) => {
-    const tasks = path.join(scratch.path, `tasks-${name}`);
+    const tasks = path.join(fixture.scratch.path, `tasks-${name}`);
     await mkdir(path.join(tasks, 'flood', TASK_ID), { recursive: true });
     const script = JSON.stringify([
       { tool: 'run', args: { command: 'touch flood.on' } },
@@ -73,8 +50,8 @@ describe.skipIf(skipReason !== undefined)('ab prints a few lines, not the output
         `id: ${TASK_ID}`,
         'suite: flood',
         'repo:',
-        `  url: ${path.join(scratch.path, 'repository')}`,
-        `  commit: ${sha}`,
+        `  url: ${fixture.repository}`,
+        `  commit: ${fixture.sha}`,
         'environment:',
         '  docker_image: agentbench/py-runner:0.1.0',
         '  workdir: /workspace',
@@ -87,7 +64,7 @@ describe.skipIf(skipReason !== undefined)('ab prints a few lines, not the output
         '',
       ].join('\n'),
     );
-    const out = path.join(scratch.path, `out-${name}`);
+    const out = path.join(fixture.scratch.path, `out-${name}`);
     const previousCi = process.env['CI'];
     process.env['CI'] = '1';
     let run;

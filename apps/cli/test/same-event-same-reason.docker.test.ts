@@ -1,20 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { runAgentCli } from './run-agent-cli.js';
+import { useScratchRepository } from './scratch-repository.js';
 
 const skipReason = dockerSkipReason('same-event-same-reason.docker.test.ts');
 
 /** Unique to this file, so its leftover check never touches another test's containers. */
 const TASK_ID = 'cli_same_event';
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' });
-}
 
 interface RecordSeen {
   result: { passed: boolean; failure_reason: string | null; stop_reason: string | null };
@@ -43,28 +38,10 @@ async function onlyRecord(out: string): Promise<RecordSeen> {
  * one and SANDBOX_ERROR in the other), each through `ab run-task` and `ab run-agent`.
  */
 describe.skipIf(skipReason !== undefined)('the same event, the same failure reason, through ab run-task and ab run-agent (real Docker)', () => {
-  let scratch: TemporaryDirectory;
-  let sha: string;
-
-  beforeAll(async () => {
-    scratch = await createTemporaryDirectory();
-    const repository = path.join(scratch.path, 'repository');
-    await scratch.write('repository/README.md', 'same event\n');
-    git(repository, 'init', '-q');
-    git(repository, 'add', '.');
-    git(repository, 'commit', '-q', '-m', 'a small project');
-    sha = git(repository, 'rev-parse', 'HEAD').trim();
-  });
-
-  afterAll(async () => {
-    const left = await listManagedContainers({ taskId: TASK_ID });
-    if (left.length > 0) await removeManagedContainers({ taskId: TASK_ID });
-    await scratch?.remove();
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
-  });
+  const fixture = useScratchRepository(TASK_ID);
 
   async function writeTask(name: string, fields: { setup?: string; run: string; timeoutSec: number; script?: unknown[] }): Promise<string> {
-    const folder = path.join(scratch.path, 'tasks', name);
+    const folder = path.join(fixture.scratch.path, 'tasks', name);
     await mkdir(folder, { recursive: true });
     const file = path.join(folder, 'task.yaml');
     await writeFile(
@@ -74,8 +51,8 @@ describe.skipIf(skipReason !== undefined)('the same event, the same failure reas
         `id: ${TASK_ID}`,
         'suite: same-event',
         'repo:',
-        `  url: ${path.join(scratch.path, 'repository')}`,
-        `  commit: ${sha}`,
+        `  url: ${fixture.repository}`,
+        `  commit: ${fixture.sha}`,
         'environment:',
         '  docker_image: agentbench/py-runner:0.1.0',
         '  workdir: /workspace',
@@ -93,7 +70,7 @@ describe.skipIf(skipReason !== undefined)('the same event, the same failure reas
   }
 
   async function run(args: string[]): Promise<RecordSeen & { printed: string }> {
-    const out = path.join(scratch.path, `out-${args[0]}-${Math.random().toString(36).slice(2)}`);
+    const out = path.join(fixture.scratch.path, `out-${args[0]}-${Math.random().toString(36).slice(2)}`);
     const result = await runAgentCli([...args, '--out', out]);
     expect(result.exitCode, result.stderr.slice(0, 2000)).toBe(1);
     return { ...(await onlyRecord(out)), printed: result.stdout };

@@ -3,29 +3,17 @@ import path from 'node:path';
 import { HARNESS_VERSION, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
 import { relativeToRun, taskRunPaths } from '../attempt/attempt-paths.js';
-import type { ArtifactBudget } from '../artifacts/artifact-budget.js';
-import { executeAttempt, type AttemptOutcome, type AttemptStage } from '../attempt/execute-attempt.js';
-import type { SandboxFactory } from '../attempt/sandbox-factory.js';
-import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
+import { executeAttempt, type AttemptOptions, type AttemptOutcome } from '../attempt/execute-attempt.js';
+import { loadMirrorMap } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { appendAttemptRecord } from './attempts-file.js';
 import { writeJsonAtomic } from '@agentbench/schemas';
 import { createUniqueDirectory, timestampForPath } from './run-directory.js';
 
-export interface RunTaskOptions {
+/** An attempt's options (mirrors, cache, sandbox factory, signal, stages, env, output cap, artifact budget), and where the run goes. */
+export interface RunTaskOptions extends Omit<AttemptOptions, 'paths' | 'runId' | 'flakyRerun' | 'rerunBudgetFraction'> {
   /** Artifacts folder; the run goes to `<outDir>/runs/<timestamp>__<ulid>/`. Default `artifacts`. */
   outDir?: string;
-  /** Default: `loadMirrorMap()` (AGENTBENCH_GIT_MIRRORS and ./agentbench.config.json). */
-  mirrors?: readonly MirrorRule[];
-  cache?: RepoCache;
-  createSandbox?: SandboxFactory;
-  signal?: AbortSignal;
-  onStage?: (stage: AttemptStage) => void;
-  env?: Record<string, string>;
-  /** Bytes of stdout and of stderr each command's log keeps. Default: the task's `environment.max_output_bytes`, else 10 MiB. */
-  maxOutputBytes?: number;
-  /** The run's budget for the kept workspace. Default 1 GiB. */
-  artifactBudget?: ArtifactBudget;
 }
 
 export interface RunTaskResult {
@@ -62,19 +50,14 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
   await mkdir(path.join(runDir, 'task'), { recursive: true });
   await copyFile(loaded.file, path.join(runDir, 'task', path.basename(loaded.file)));
 
-  const mirrors = options.mirrors ?? (await loadMirrorMap());
+  const { outDir: _outDir, ...attemptOptions } = options;
   const paths = taskRunPaths(runDir);
   const outcome = await executeAttempt(loaded, 'task', {
+    ...attemptOptions,
     paths,
     runId,
-    mirrors,
+    mirrors: options.mirrors ?? (await loadMirrorMap()),
     cache: options.cache ?? new RepoCache(),
-    ...(options.createSandbox === undefined ? {} : { createSandbox: options.createSandbox }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.onStage === undefined ? {} : { onStage: options.onStage }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-    ...(options.artifactBudget === undefined ? {} : { artifactBudget: options.artifactBudget }),
   });
   await appendAttemptRecord(path.join(runDir, 'attempts.jsonl'), outcome.record);
 

@@ -1,14 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sandbox } from '@agentbench/sandbox';
-import { failureReasonForStage } from '@agentbench/scoring';
 import { AttemptInterruptedError } from '../../errors/attempt-interrupted-error.js';
 import { describeExit } from '../../setup/run-setup-commands.js';
 import { checkBaselineExpectations, type BaselineMismatch } from '../../validation/check-baseline-expectations.js';
 import { parsePytestFailures } from '../../validation/parse-pytest-failures.js';
 import type { AttemptContext } from '../attempt-context.js';
 import { AttemptStop } from '../attempt-stop.js';
-import { TEST_OUTPUT_CAP_BYTES } from './final-test.js';
+import { runTestCommand, TEST_OUTPUT_CAP_BYTES } from './test-run.js';
 
 /** When a valid baseline is run a second time to detect flakiness. */
 export type FlakyRerunPolicy = 'auto' | 'always' | 'never';
@@ -30,12 +29,9 @@ export interface BaselineTestOptions {
 export async function runBaselineTests(context: AttemptContext, sandbox: Sandbox, options: BaselineTestOptions): Promise<string> {
   const { task } = context;
   const { environment, validation } = task;
-  context.enterStage('baseline_run');
-  const result = await context.exec(sandbox, task.run.command, 'run', TEST_OUTPUT_CAP_BYTES);
-  context.testExitCode = result.exitCode;
-  context.lastExitCode = result.exitCode;
-  context.failingTests = parsePytestFailures(`${result.stdout}\n${result.stderr}`).all;
-  let reason = failureReasonForStage({ stage: 'baseline_run', exitCode: result.exitCode, timedOut: result.timedOut, killedBy: result.killedBy ?? null });
+  const run = await runTestCommand(context, sandbox, 'baseline_run');
+  const { result } = run;
+  let { reason } = run;
   // A task may declare that its test command fails with an exit code pytest reserves for other uses.
   const isDeclaredExit = validation?.expected_exit_codes?.includes(result.exitCode) === true && !result.timedOut && result.killedBy === undefined;
   if (isDeclaredExit && (reason === 'NO_TESTS_COLLECTED' || reason === 'INTERNAL_ERROR')) reason = null;

@@ -28,9 +28,10 @@ import ts from 'typescript';
  * never one of its own layer or above. A new workspace package must be placed here.
  */
 export const LAYERS = [
-  // The formats, and a scripted LLM server for tests; neither depends on anything of ours.
-  ['@agentbench/schemas', '@agentbench/fake-llm-server'],
-  ['@agentbench/sandbox', '@agentbench/scoring'],
+  // The formats and the error base every package's errors extend; depends on nothing of ours.
+  ['@agentbench/schemas'],
+  // The scripted LLM server for tests sits here because its error extends schemas' AgentBenchError.
+  ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server'],
   ['@agentbench/tools'],
   ['@agentbench/agent-loop', '@agentbench/evaluators'],
   // Beside each other under the CLI, as ../shared/DESIGN.md draws them (plugins included).

@@ -1,8 +1,11 @@
-const userErrorMarker = Symbol.for('agentbench.error');
+import { AgentBenchError } from '@agentbench/schemas';
 
-/** True for errors that describe a mistake in the user's input, not a bug of ours. */
+/**
+ * True for errors that describe a mistake in the user's input, not a bug of ours: every error
+ * an @agentbench package throws on purpose extends AgentBenchError (any copy of the package).
+ */
 export function isUserError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && userErrorMarker in error;
+  return AgentBenchError.isInstance(error);
 }
 
 /**

@@ -1,8 +1,7 @@
-/** A mistake in how the command was called: printed with a pointer to --help. */
-const userErrorMarker = Symbol.for('agentbench.error');
+import { AgentBenchError } from '@agentbench/schemas';
 
-export class UsageError extends Error {
-  readonly [userErrorMarker] = true;
+/** A mistake in how the command was called: printed with a pointer to --help. */
+export class UsageError extends AgentBenchError {
   override readonly name = 'UsageError';
   constructor(message: string) {
     super(`${message}\nRun \`ab --help\` for usage.`);

@@ -1,7 +1,7 @@
 // Errors
 export { AgentLoopError } from './errors/agent-loop-error.js';
 export { AgentLoadError } from './errors/agent-load-error.js';
-export { ConfigurationError } from './errors/configuration-error.js';
+export { ConfigurationError } from '@agentbench/schemas';
 export { LlmError, LLM_ERROR_KINDS, type LlmErrorKind, type LlmErrorDetails } from './errors/llm-error.js';
 
 // The agent interface

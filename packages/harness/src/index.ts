@@ -2,7 +2,7 @@
 export { HarnessError } from './errors/harness-error.js';
 export { RepositoryError, type RepositoryStage } from './errors/repository-error.js';
 export { RunDirectoryError } from './errors/run-directory-error.js';
-export { ConfigurationError } from './errors/configuration-error.js';
+export { ConfigurationError } from '@agentbench/schemas';
 export { AttemptInterruptedError } from './errors/attempt-interrupted-error.js';
 
 // Repositories

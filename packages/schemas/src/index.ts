@@ -2,6 +2,8 @@
 export { HARNESS_VERSION, SUPPORTED_TASK_SPEC_VERSIONS } from './version.js';
 
 // Errors
+export { AgentBenchError } from './errors/agentbench-error.js';
+export { ConfigurationError } from './errors/configuration-error.js';
 export { SchemasError } from './errors/schemas-error.js';
 export { FileValidationError } from './errors/file-validation-error.js';
 export { SuiteNotFoundError } from './errors/suite-not-found-error.js';

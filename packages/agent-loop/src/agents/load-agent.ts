@@ -6,6 +6,7 @@ import { AgentLoadError } from '../errors/agent-load-error.js';
 import { AgentLoopError } from '../errors/agent-loop-error.js';
 import { createLlmAgent } from '../llm/llm-agent.js';
 import type { Agent, AgentFactory, AgentFactoryOptions } from './agent.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import { resolvePackageEntry } from '@agentbench/schemas/internal';
 
 /** Built-in variants; `llm_v0` is the original project's name for `llm`. */
@@ -88,7 +89,8 @@ export async function loadAgent(variant: string, options: LoadAgentOptions = {})
     try {
       agent = await (exported as AgentFactory)(factoryOptions);
     } catch (error) {
-      if (AgentLoopError.isInstance(error)) throw error;
+      // The loop's own errors (a missing API key) already name what to fix: passed on, not wrapped.
+      if (AgentLoopError.isInstance(error) || ConfigurationError.isInstance(error)) throw error;
       throw new AgentLoadError(variant, `its factory threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     if (!isAgent(agent)) {

@@ -10,7 +10,7 @@ import {
 } from '@agentbench/schemas';
 import * as v from 'valibot';
 import type { Agent, AgentAction, AgentFactoryOptions, Observation } from './agent.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 
 export interface ScriptedAgentOptions {
   /** The calls to make, in order: `{ tool, args }` as in task.yaml's `agent.script`. */

@@ -1,6 +1,5 @@
-import type { FailureReason } from '@agentbench/schemas';
+import { AgentBenchError, type FailureReason } from '@agentbench/schemas';
 
-const marker = Symbol.for('agentbench.error');
 const agentLoopMarker = Symbol.for('agentbench.agent-loop-error');
 
 /**
@@ -8,8 +7,7 @@ const agentLoopMarker = Symbol.for('agentbench.agent-loop-error');
  * across copies of the package. `failureReason`, when set, is how an attempt that hit the error
  * is recorded (read by `failureReasonForError` of @agentbench/scoring).
  */
-export class AgentLoopError extends Error {
-  readonly [marker] = true;
+export class AgentLoopError extends AgentBenchError {
   readonly [agentLoopMarker] = true;
   override readonly name: string = 'AgentLoopError';
   readonly failureReason?: FailureReason;
@@ -19,7 +17,7 @@ export class AgentLoopError extends Error {
     if (options?.failureReason !== undefined) this.failureReason = options.failureReason;
   }
 
-  static isInstance(value: unknown): value is AgentLoopError {
+  static override isInstance(value: unknown): value is AgentLoopError {
     return typeof value === 'object' && value !== null && agentLoopMarker in value;
   }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ModelConfig } from '@agentbench/schemas';
 import type { ActionUsage, Agent, AgentAction, AgentFactoryOptions, AgentStartContext, Observation, ToolCall } from '../agents/agent.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import { LlmError } from '../errors/llm-error.js';
 import type { EventLogger } from '../logging/event-logger.js';
 import { LlmMessageLog, resolveLlmLogSettings, type LlmLogSettings } from '../logging/llm-message-log.js';

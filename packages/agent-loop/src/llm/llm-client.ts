@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import { LlmError } from '../errors/llm-error.js';
 import { chatRequestBody, readChatCompletion } from './chat-completions-api.js';
 import type { LlmApi, LlmClient, LlmRequest, LlmResponse } from './llm-types.js';

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import type { LlmClientOptions } from './llm-client.js';
 import type { LlmApi } from './llm-types.js';
 import type { ModelPricing } from './llm-usage.js';

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import type { LlmUsage } from './llm-types.js';
 
 /** Prices of one model, used only when the provider does not send `usage.cost`. */

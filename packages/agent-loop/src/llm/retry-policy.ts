@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 
 /** How failed model calls are retried: exponential backoff with jitter, honouring Retry-After. */
 export interface RetryPolicy {

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import { JsonlWriter } from './jsonl-writer.js';
 
 export interface LlmLogSettings {

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 
 /** The budgets of one run of the loop. */
 export interface AgentLoopLimits {

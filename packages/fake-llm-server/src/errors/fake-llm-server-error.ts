@@ -1,4 +1,5 @@
-const marker = Symbol.for('agentbench.error');
+import { AgentBenchError } from '@agentbench/schemas';
+
 const fakeLlmServerMarker = Symbol.for('agentbench.fake-llm-server-error');
 
 /**
@@ -6,16 +7,11 @@ const fakeLlmServerMarker = Symbol.for('agentbench.fake-llm-server-error');
  * the file (for script files), the field path and what was expected. `isInstance` works
  * across copies of the package.
  */
-export class FakeLlmServerError extends Error {
-  readonly [marker] = true;
+export class FakeLlmServerError extends AgentBenchError {
   readonly [fakeLlmServerMarker] = true;
   override readonly name: string = 'FakeLlmServerError';
 
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-  }
-
-  static isInstance(value: unknown): value is FakeLlmServerError {
+  static override isInstance(value: unknown): value is FakeLlmServerError {
     return typeof value === 'object' && value !== null && fakeLlmServerMarker in value;
   }
 }

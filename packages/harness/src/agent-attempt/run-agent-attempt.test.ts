@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalSandbox } from '@agentbench/sandbox';
-import { AgentLoopError } from '@agentbench/agent-loop';
+import { ConfigurationError } from '@agentbench/agent-loop';
 import { AttemptRecordSchema, RunRecordSchema } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('runAgentAttempt (local sandbox)', () => {
     fixture = await createLoopFixture();
     const outDir = path.join(fixture.root, 'out');
     const error = await attempt(fixture, { variant: 'llm', environment: {}, outDir }).catch((thrown: unknown) => thrown);
-    expect(AgentLoopError.isInstance(error)).toBe(true);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/OPENROUTER_API_KEY: not set/);
     expect(existsSync(outDir) ? await readdir(outDir) : []).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { DEFAULT_LOG_CAP_BYTES, LocalSandbox } from '@agentbench/sandbox';
 import type { Task } from '@agentbench/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import { maxOutputBytesFor, TruncatedLogs } from './output-limits.js';
 
 function taskWith(maxOutputBytes?: number): Task {

@@ -1,6 +1,6 @@
 import { DEFAULT_LOG_CAP_BYTES, type ExecResult, type Sandbox } from '@agentbench/sandbox';
 import type { Task } from '@agentbench/schemas';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import { relativeToRun } from './attempt-paths.js';
 import type { SandboxFactory } from './sandbox-factory.js';
 

@@ -1,6 +1,5 @@
-import type { FailureReason } from '@agentbench/schemas';
+import { AgentBenchError, type FailureReason } from '@agentbench/schemas';
 
-const marker = Symbol.for('agentbench.error');
 const harnessMarker = Symbol.for('agentbench.harness-error');
 
 /**
@@ -8,8 +7,7 @@ const harnessMarker = Symbol.for('agentbench.harness-error');
  * across copies of the package. `failureReason`, when set, is how the attempt that hit the
  * error is recorded (read by `failureReasonForError` of @agentbench/scoring).
  */
-export class HarnessError extends Error {
-  readonly [marker] = true;
+export class HarnessError extends AgentBenchError {
   readonly [harnessMarker] = true;
   override readonly name: string = 'HarnessError';
   readonly failureReason?: FailureReason;
@@ -19,7 +17,7 @@ export class HarnessError extends Error {
     if (options?.failureReason !== undefined) this.failureReason = options.failureReason;
   }
 
-  static isInstance(value: unknown): value is HarnessError {
+  static override isInstance(value: unknown): value is HarnessError {
     return typeof value === 'object' && value !== null && harnessMarker in value;
   }
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import { applyMirrorMap, loadMirrorMap, parseMirrorConfig, parseMirrorList } from './mirror-map.js';
 
 describe('parseMirrorList', () => {

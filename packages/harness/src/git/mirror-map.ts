@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isRemoteRepositoryUrl, readInputFile } from '@agentbench/schemas';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 
 /** One `prefix → replacement` rewrite, like git's `url.<replacement>.insteadOf = <prefix>`. */
 export interface MirrorRule {

@@ -10,7 +10,7 @@ import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
 import { pooledDockerSandboxFactory, type SandboxFactory } from '../attempt/sandbox-factory.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '@agentbench/schemas';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';

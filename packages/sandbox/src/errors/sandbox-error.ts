@@ -1,4 +1,5 @@
-const marker = Symbol.for('agentbench.error');
+import { AgentBenchError } from '@agentbench/schemas';
+
 const sandboxMarker = Symbol.for('agentbench.sandbox-error');
 
 /** Kinds of sandbox failure a caller can branch on. */
@@ -15,8 +16,7 @@ export type SandboxErrorKind =
   | 'internal';
 
 /** Base error of @agentbench/sandbox. `isInstance` works across copies of the package. */
-export class SandboxError extends Error {
-  readonly [marker] = true;
+export class SandboxError extends AgentBenchError {
   readonly [sandboxMarker] = true;
   override readonly name: string = 'SandboxError';
   readonly kind: SandboxErrorKind;
@@ -29,7 +29,7 @@ export class SandboxError extends Error {
     if (options?.subject !== undefined) this.subject = options.subject;
   }
 
-  static isInstance(value: unknown): value is SandboxError {
+  static override isInstance(value: unknown): value is SandboxError {
     return typeof value === 'object' && value !== null && sandboxMarker in value;
   }
 }

@@ -1,4 +1,5 @@
-const marker = Symbol.for('agentbench.error');
+import { AgentBenchError } from '@agentbench/schemas';
+
 const scenarioRunnerMarker = Symbol.for('agentbench.scenario-runner-error');
 
 /** What went wrong, for callers that branch on it. */
@@ -26,8 +27,7 @@ export type ScenarioRunnerErrorKind =
  * user's input or environment, and its message says what to change. `isInstance` works across copies
  * of the package.
  */
-export class ScenarioRunnerError extends Error {
-  readonly [marker] = true;
+export class ScenarioRunnerError extends AgentBenchError {
   readonly [scenarioRunnerMarker] = true;
   override readonly name: string = 'ScenarioRunnerError';
   readonly kind: ScenarioRunnerErrorKind;
@@ -37,7 +37,7 @@ export class ScenarioRunnerError extends Error {
     this.kind = kind;
   }
 
-  static isInstance(value: unknown): value is ScenarioRunnerError {
+  static override isInstance(value: unknown): value is ScenarioRunnerError {
     return typeof value === 'object' && value !== null && scenarioRunnerMarker in value;
   }
 }

@@ -1,16 +1,17 @@
 import type { ToolSet } from '@agentbench/tools';
 import { ulid } from 'ulid';
+import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import { TOOLS_SERVICE_NAME } from './service-gateway.js';
 import type { ServiceDefinition, ServiceMethodDefinition } from './service-definition.js';
 
 /** A failed tool call, as services report failures: with the tool's error kind as `code`. */
-class ToolCallError extends Error {
+class ToolCallError extends ScenarioRunnerError {
   override readonly name = 'ToolCallError';
   constructor(
     readonly code: string,
     message: string,
   ) {
-    super(message);
+    super('service_call', message);
   }
 }
 

@@ -1,4 +1,5 @@
-const marker = Symbol.for('agentbench.error');
+import { AgentBenchError } from '@agentbench/schemas';
+
 const scoringMarker = Symbol.for('agentbench.scoring-error');
 
 /**
@@ -6,8 +7,7 @@ const scoringMarker = Symbol.for('agentbench.scoring-error');
  * a threshold out of range, k larger than the number of attempts), never a bug of ours.
  * `isInstance` works across copies of the package.
  */
-export class ScoringError extends Error {
-  readonly [marker] = true;
+export class ScoringError extends AgentBenchError {
   readonly [scoringMarker] = true;
   override readonly name: string = 'ScoringError';
   /** Path of the offending field, such as `judgment.threshold` or `records[3].result.failure_reason`. */
@@ -18,7 +18,7 @@ export class ScoringError extends Error {
     this.field = field;
   }
 
-  static isInstance(value: unknown): value is ScoringError {
+  static override isInstance(value: unknown): value is ScoringError {
     return typeof value === 'object' && value !== null && scoringMarker in value;
   }
 }

@@ -1,4 +1,5 @@
-const marker = Symbol.for('agentbench.error');
+import { AgentBenchError } from '@agentbench/schemas';
+
 const toolsMarker = Symbol.for('agentbench.tools-error');
 
 /**
@@ -6,16 +7,11 @@ const toolsMarker = Symbol.for('agentbench.tools-error');
  * `ToolContext`), never for a bad tool call, which becomes an error ToolResult.
  * `isInstance` works across copies of the package.
  */
-export class ToolsError extends Error {
-  readonly [marker] = true;
+export class ToolsError extends AgentBenchError {
   readonly [toolsMarker] = true;
   override readonly name: string = 'ToolsError';
 
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-  }
-
-  static isInstance(value: unknown): value is ToolsError {
+  static override isInstance(value: unknown): value is ToolsError {
     return typeof value === 'object' && value !== null && toolsMarker in value;
   }
 }

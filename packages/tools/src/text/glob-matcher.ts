@@ -1,3 +1,5 @@
+import { ToolsError } from '../errors/tools-error.js';
+
 /**
  * A small glob matcher for list_files (ripgrep's `--glob` rules, so search and list_files
  * agree): a pattern without `/` matches a file's name at any depth (`*.py`), one with `/`
@@ -10,7 +12,8 @@ export interface GlobMatcher {
   matches(relativePath: string): boolean;
 }
 
-export class GlobSyntaxError extends Error {
+/** A glob that cannot be compiled; list_files and search turn it into an `invalid_arguments` tool result. */
+export class GlobSyntaxError extends ToolsError {
   override readonly name = 'GlobSyntaxError';
 }
 

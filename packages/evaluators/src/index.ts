@@ -118,7 +118,7 @@ export {
   type PluginDefinition,
   type EnvironmentProviderDefinition,
   type TerminationConditionDefinition,
-  type ServiceDefinition,
+  type PluginServiceDefinition,
 } from './plugins/plugin-definition.js';
 export { loadPlugins, resolvePlugins, type PluginLoadOptions, type PluginResolution, type PluginResolutionStatus } from './plugins/load-plugins.js';
 export { buildPluginSet, inlinePlugin, type LoadedPlugin, type LoadedPluginSet, type Contribution, type PluginSetOptions } from './plugins/plugin-set.js';

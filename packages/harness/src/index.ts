@@ -62,7 +62,7 @@ export { WorkTreeSnapshots, SNAPSHOT_MAX_FILE_BYTES, type ChangedPath, type Work
 // Runs and artifacts
 export { runTask, type RunTaskOptions, type RunTaskResult } from './run/run-task.js';
 export { appendAttemptRecord, dropTornLine, readAttemptRecords, type AttemptsFileContent } from './run/attempts-file.js';
-export { createUniqueDirectory, timestampForPath } from './run/run-directory.js';
+export { createUniqueDirectory } from './run/run-directory.js';
 export { EXIT_CODE_INTERRUPTED, interruptOnSignals } from './run/interrupt-on-signals.js';
 
 // Kept workspaces: made safe to keep on the host, and bounded per run

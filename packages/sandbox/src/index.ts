@@ -25,7 +25,7 @@ export { createSandbox, BACKEND_NAMES, type CreateSandboxOptions } from './creat
 
 // Local backend (no isolation).
 export { LocalSandbox, LOCAL_SANDBOX_MARKER_VARIABLE, type LocalSandboxOptions } from './local/local-sandbox.js';
-export { DEFAULT_TIMEOUT_SEC, DEFAULT_OUTPUT_CAP_BYTES } from './local/exec-settings.js';
+export { DEFAULT_EXEC_TIMEOUT_SEC, DEFAULT_OUTPUT_CAP_BYTES } from './local/exec-settings.js';
 
 // Command output: sandbox-written, so always bounded (logs, results, what is printed).
 export { DEFAULT_LOG_CAP_BYTES } from './command-log.js';

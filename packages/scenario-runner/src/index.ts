@@ -17,7 +17,7 @@ export {
   type RunError,
 } from './run/scenario-result.js';
 export { formatRunSummary } from './run/format-summary.js';
-export { timestampForPath, slugForPath } from './run/result-files.js';
+export { slugForPath } from './run/result-files.js';
 
 // Dry runs
 export { planScenario, assertPlanValid, type ScenarioPlan, type PlannedStep, type PlannedEvaluator, type PlanScenarioOptions, type PlanStatus } from './plan/plan-scenario.js';
@@ -41,7 +41,7 @@ export { CODE_LANGUAGES, DEFAULT_CODE_LANGUAGE, resolveCodeLanguage, type CodeLa
 
 // Services and mocks
 export { ServiceRegistry } from './services/service-registry.js';
-export { parameterNames, type ServiceDefinition, type ServiceMethodDefinition, type JsonSchema } from './services/service-definition.js';
+export { parameterNames, type ServiceDefinition, type ServiceMethodDefinition } from './services/service-definition.js';
 export {
   ServiceGateway,
   TOOLS_SERVICE_NAME,
@@ -73,7 +73,7 @@ export {
   type ChatMessage,
 } from './agents/agent-under-test.js';
 export { parseAgentOption, checkAgentSpec } from './agents/parse-agent-option.js';
-export { LlmAgentUnderTest, DEFAULT_LLM_AGENT_SYSTEM_PROMPT, type LlmAgentOptions } from './agents/llm-agent.js';
+export { LlmAgentUnderTest, DEFAULT_LLM_AGENT_SYSTEM_PROMPT, type LlmAgentUnderTestOptions } from './agents/llm-agent.js';
 export { HttpAgentUnderTest } from './agents/http-agent.js';
 export { CommandAgentUnderTest, DEFAULT_COMMAND_AGENT_TIMEOUT_MS, type CommandAgentOptions } from './agents/command-agent.js';
 export { serviceTools, type ServiceTool } from './agents/service-tools.js';
@@ -96,7 +96,7 @@ export {
 export { formatTranscript, type ConversationResult, type ConversationTurnRecord } from './conversation/conversation-types.js';
 
 // LLM roles
-export { roleClientOptions, judgeClientOptions, OPENROUTER_BASE_URL, DEFAULT_AGENT_MODEL, DEFAULT_SIMULATOR_MODEL, type LlmSettings, type RoleLlmSettings } from './llm/llm-settings.js';
+export { roleClientOptions, judgeClientOptions, DEFAULT_AGENT_MODEL, DEFAULT_SIMULATOR_MODEL, type LlmSettings, type RoleLlmSettings } from './llm/llm-settings.js';
 export { UsageMeter, judgeUsageOf, LLM_ROLES, type LlmRole, type RoleUsage } from './llm/usage-meter.js';
 
 // Plugins

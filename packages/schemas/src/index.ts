@@ -56,7 +56,7 @@ export {
   DatabaseSeedSchema,
   DatabaseTableSchema,
   RunStepSchema,
-  JudgmentSchema,
+  JudgmentConfigSchema,
   JUDGMENT_STRATEGIES,
   SCENARIO_NETWORK_MODES,
   type Scenario,
@@ -66,7 +66,7 @@ export {
   type DatabaseSeed,
   type DatabaseTable,
   type RunStep,
-  type Judgment,
+  type JudgmentConfig,
 } from './scenario/scenario-schema.js';
 export { EvaluationSchema, MAX_EVALUATION_TIMEOUT_MS, type Evaluation } from './scenario/evaluation-schema.js';
 export {
@@ -172,7 +172,7 @@ export {
 export { writeJsonAtomic, appendJsonLine } from './records/record-files.js';
 
 // JSON Schema output
-export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema, JSON_SCHEMA_BASE_URL, type JsonSchema } from './json-schema/json-schemas.js';
+export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema, JSON_SCHEMA_BASE_URL, type JsonSchemaDocument } from './json-schema/json-schemas.js';
 
 // Loading and validation with positions
 export { formatIssue, formatIssueList, hasErrors, sortIssues, MAX_LISTED_ISSUES, type ValidationIssue, type IssueSeverity } from './loading/validation-issue.js';

@@ -4,6 +4,8 @@
 
 // Typo suggestions ("did you mean ...?"); `closestName` on top of it is public.
 export { editDistance } from './shared/edit-distance.js';
+// The UTC time part of run folder names (harness runs, scenario and matrix results).
+export { timestampForPath } from './shared/timestamp-for-path.js';
 // Quoting a word for `sh -c`.
 export { quoteShellWord, quoteShellWords, type QuoteShellWordOptions } from './shared/quote-shell-word.js';
 // Finding a plugin's or custom agent's module file the way Node's `import` would.

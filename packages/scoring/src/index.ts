@@ -24,7 +24,7 @@ export {
   JUDGMENT_STRATEGIES,
   judge,
   type EvaluationOutcome,
-  type Judgment,
+  type JudgmentVerdict,
   type JudgmentOptions,
   type JudgmentStrategy,
 } from './judgment/judge.js';

@@ -29,9 +29,8 @@ export { DJANGO_COMMAND, PYTEST_COMMAND, buildTestCommand, type TestCommandPlan 
 export { MAX_PATCH_CHUNK_CHARACTERS, TEST_PATCH_PATH_IN_CHECKOUT, testPatchCommands } from './tasks/test-patch-commands.js';
 export {
   DEFAULT_AGENT_ENTRYPOINT,
-  DEFAULT_DOCKER_IMAGE,
+  DEFAULT_IMPORTED_TASK_TIMEOUT_SEC,
   DEFAULT_MAX_STEPS,
-  DEFAULT_TIMEOUT_SEC,
   buildTaskFolder,
   type TaskBuildSettings,
   type TaskFolderContent,

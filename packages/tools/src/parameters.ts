@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 
-/** A JSON Schema object, as sent to a model for function calling. */
+/**
+ * A JSON Schema object, as sent to a model for function calling: the tools' parameters, and the
+ * scenario runner's service methods (their one home; the file formats' typed schemas are schemas' JsonSchemaDocument).
+ */
 export type JsonSchema = Record<string, unknown>;
 
 /** JSON Schema of optional parameters, keyed by their valibot schema (the converter cannot see through our tolerant pipes). */

@@ -1,9 +1,9 @@
 import type { CommandModule } from 'yargs';
 import { formatIssue } from '@agentbench/schemas';
+import { DEFAULT_DOCKER_IMAGE } from '@agentbench/sandbox';
 import {
-  DEFAULT_DOCKER_IMAGE,
+  DEFAULT_IMPORTED_TASK_TIMEOUT_SEC,
   DEFAULT_MAX_STEPS,
-  DEFAULT_TIMEOUT_SEC,
   formatRecordProblem,
   importSwebench,
   type ImportSwebenchOptions,
@@ -36,7 +36,7 @@ export const importSwebenchCommand: CommandModule<object, ImportSwebenchArgument
       .option('out', { type: 'string', demandOption: true, describe: 'Suite folder to write, e.g. tasks/swe-bench-lite (its name is the suite name)' })
       .option('filter', { type: 'string', array: true, describe: 'Only these instance ids (comma- or space-separated, repeatable)' })
       .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE, describe: 'environment.docker_image of every task' })
-      .option('timeout-sec', { type: 'number', default: DEFAULT_TIMEOUT_SEC, describe: 'environment.timeout_sec: each setup command and test run' })
+      .option('timeout-sec', { type: 'number', default: DEFAULT_IMPORTED_TASK_TIMEOUT_SEC, describe: 'environment.timeout_sec: each setup command and test run' })
       .option('max-steps', { type: 'number', default: DEFAULT_MAX_STEPS, describe: 'agent.max_steps of every task' })
       .option('setup-command', { type: 'string', array: true, describe: "Setup commands replacing the repository table's (repeatable; the test patch is still applied first)" })
       .option('overwrite', { type: 'boolean', default: false, describe: 'Replace task folders that already exist' })

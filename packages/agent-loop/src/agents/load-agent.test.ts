@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ConfigurationError } from '@agentbench/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopFixture, type LoopFixture } from '../../test/fixtures.js';
 import { ScriptedAgent } from './scripted-agent.js';
@@ -89,6 +90,15 @@ describe('loadAgent', () => {
     const nested = path.join(folder, 'project', 'sub');
     await mkdir(nested, { recursive: true });
     expect((await loadAgent('@acme/agent', { baseDir: nested })).agent.name).toBe('mine');
+  });
+
+  it('passes a ConfigurationError from a factory on as it is (it already names the setting), also one from another copy of schemas', async () => {
+    const marker = "Symbol.for('agentbench.configuration-error')";
+    await writeFile(path.join(folder, 'needs-key.mjs'), `export default () => { throw Object.assign(new Error('MY_AGENT_KEY: not set'), { [${marker}]: true }); };\n`);
+    const error = await loadAgent('./needs-key.mjs', { baseDir: folder }).catch((thrown: unknown) => thrown);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(AgentLoadError.isInstance(error)).toBe(false);
+    expect((error as Error).message).toBe('MY_AGENT_KEY: not set');
   });
 
   it('explains each way a custom agent can fail to load', async () => {

@@ -3,6 +3,7 @@ import type { LlmClientOptions } from './llm-client.js';
 import type { LlmApi } from './llm-types.js';
 import type { ModelPricing } from './llm-usage.js';
 
+/** OpenRouter's OpenAI-compatible endpoint: the default base URL of the agent's and the scenario runner's LLM clients (their one home). */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 export const DEFAULT_MODEL = 'anthropic/claude-3.5-sonnet';
 

@@ -21,8 +21,11 @@ export interface TerminationConditionDefinition {
   check(conversation: ConversationRecord, options: unknown): boolean | Promise<boolean>;
 }
 
-/** A service a plugin offers to the runner (something mocks can target, e.g. `github-service`). */
-export interface ServiceDefinition {
+/**
+ * A service a plugin offers to the runner (something mocks can target, e.g. `github-service`): a factory,
+ * whose `create` returns the scenario runner's `ServiceDefinition` (the service itself, with its methods).
+ */
+export interface PluginServiceDefinition {
   name: string;
   description?: string;
   create(config: Readonly<Record<string, unknown>>): unknown;
@@ -38,7 +41,7 @@ export interface PluginDefinition {
   evaluators?: readonly Evaluator[];
   environmentProviders?: readonly EnvironmentProviderDefinition[];
   terminationConditions?: readonly TerminationConditionDefinition[];
-  services?: readonly ServiceDefinition[];
+  services?: readonly PluginServiceDefinition[];
 }
 
 const pluginMarker = Symbol.for('agentbench.plugin');

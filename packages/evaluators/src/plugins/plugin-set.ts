@@ -1,6 +1,6 @@
 import { PluginConflictError } from '../errors/plugin-conflict-error.js';
 import type { Evaluator } from '../evaluator.js';
-import type { EnvironmentProviderDefinition, PluginDefinition, ServiceDefinition, TerminationConditionDefinition } from './plugin-definition.js';
+import type { EnvironmentProviderDefinition, PluginDefinition, PluginServiceDefinition, TerminationConditionDefinition } from './plugin-definition.js';
 import type { PluginRequest } from './plugin-request.js';
 
 /** A plugin after loading: its definition, where it was found, and every reference that named it. */
@@ -26,7 +26,7 @@ export interface LoadedPluginSet {
   evaluators: ReadonlyMap<string, Contribution<Evaluator>>;
   environmentProviders: ReadonlyMap<string, Contribution<EnvironmentProviderDefinition>>;
   terminationConditions: ReadonlyMap<string, Contribution<TerminationConditionDefinition>>;
-  services: ReadonlyMap<string, Contribution<ServiceDefinition>>;
+  services: ReadonlyMap<string, Contribution<PluginServiceDefinition>>;
 }
 
 export interface PluginSetOptions {
@@ -92,7 +92,7 @@ export function buildPluginSet(plugins: readonly LoadedPlugin[], options: Plugin
     options.reservedEnvironmentProviderTypes ?? [],
   );
   const terminationConditions = collect<TerminationConditionDefinition>('termination condition', (plugin) => plugin.definition.terminationConditions, (item) => item.name, []);
-  const services = collect<ServiceDefinition>('service', (plugin) => plugin.definition.services, (item) => item.name, []);
+  const services = collect<PluginServiceDefinition>('service', (plugin) => plugin.definition.services, (item) => item.name, []);
   if (conflicts.length > 0) {
     throw new PluginConflictError(conflicts.length === 1 ? (conflicts[0] as string) : `plugins clash:\n${conflicts.map((conflict) => `  - ${conflict}`).join('\n')}`);
   }

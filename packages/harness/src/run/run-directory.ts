@@ -4,11 +4,6 @@ import path from 'node:path';
 /** Run folders are private to the user who ran them. */
 export const RUN_DIRECTORY_MODE = 0o700;
 
-/** `2025-01-31_12-00-05`, in UTC: sortable and safe in file names. */
-export function timestampForPath(date: Date = new Date()): string {
-  return date.toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
-}
-
 /**
  * Creates `<parent>/<name>`, or `<name>-2`, `-3`... when it exists, and returns its path. The
  * folder is private (0700): it holds sandbox-written workspaces, which no other host user should

@@ -8,7 +8,8 @@ import { loadMirrorMap } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { appendAttemptRecord } from './attempts-file.js';
 import { writeJsonAtomic } from '@agentbench/schemas';
-import { createUniqueDirectory, timestampForPath } from './run-directory.js';
+import { timestampForPath } from '@agentbench/schemas/internal';
+import { createUniqueDirectory } from './run-directory.js';
 
 /** An attempt's options (mirrors, cache, sandbox factory, signal, stages, env, output cap, artifact budget), and where the run goes. */
 export interface RunTaskOptions extends Omit<AttemptOptions, 'paths' | 'runId' | 'flakyRerun' | 'rerunBudgetFraction'> {

@@ -4,6 +4,7 @@ import { SandboxError } from '../errors/sandbox-error.js';
 import type { SandboxSpec } from '../sandbox.js';
 import { mainProcessEntrypoint } from './main-process.js';
 
+/** The runner image, and its one home: the default of a sandbox spec, `ab doctor`, `ab image`, scenario environments and imported SWE-bench tasks. */
 export const DEFAULT_DOCKER_IMAGE = 'agentbench/py-runner:0.1.0';
 export const DEFAULT_WORKDIR = '/workspace';
 export const DEFAULT_MEMORY_MB = 2048;

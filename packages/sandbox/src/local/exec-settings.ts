@@ -4,7 +4,12 @@ import { DEFAULT_LOG_CAP_BYTES } from '../command-log.js';
 import { SandboxError } from '../errors/sandbox-error.js';
 import type { ExecOptions, SandboxSpec } from '../sandbox.js';
 
-export const DEFAULT_TIMEOUT_SEC = 300;
+/**
+ * Seconds a command may run when neither `ExecOptions.timeoutSec` nor `SandboxSpec.defaultTimeoutSec`
+ * says otherwise, in every backend. Not a task's `environment.timeout_sec` (see swebench's
+ * DEFAULT_IMPORTED_TASK_TIMEOUT_SEC): a task always sets its own.
+ */
+export const DEFAULT_EXEC_TIMEOUT_SEC = 300;
 export const DEFAULT_OUTPUT_CAP_BYTES = 1024 * 1024;
 export { DEFAULT_LOG_CAP_BYTES };
 
@@ -32,7 +37,7 @@ export function commandText(command: string | string[]): string {
 }
 
 export function timeoutMs(spec: SandboxSpec, options: ExecOptions | undefined): number {
-  const seconds = options?.timeoutSec ?? spec.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC;
+  const seconds = options?.timeoutSec ?? spec.defaultTimeoutSec ?? DEFAULT_EXEC_TIMEOUT_SEC;
   const field = options?.timeoutSec !== undefined ? 'ExecOptions.timeoutSec' : 'SandboxSpec.defaultTimeoutSec';
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
     throw new SandboxError('invalid_spec', `${field}: expected a positive number of seconds, found ${String(seconds)}`);

@@ -12,7 +12,7 @@ export const DEFAULT_LLM_AGENT_SYSTEM_PROMPT = [
   'When a call fails, say so rather than inventing a result.',
 ].join(' ');
 
-export interface LlmAgentOptions {
+export interface LlmAgentUnderTestOptions {
   client: LlmClient;
   gateway: ServiceGateway;
   trajectory: TrajectoryRecorder;
@@ -40,10 +40,10 @@ function parseArguments(text: string): { value: Record<string, unknown> } | { pr
 export class LlmAgentUnderTest implements AgentUnderTest {
   readonly kind = 'llm' as const;
   readonly description: string;
-  private readonly options: LlmAgentOptions;
+  private readonly options: LlmAgentUnderTestOptions;
   private readonly tools: ServiceTool[];
 
-  constructor(options: LlmAgentOptions) {
+  constructor(options: LlmAgentUnderTestOptions) {
     this.options = options;
     this.tools = serviceTools(options.gateway.services, options.services);
     this.description = `llm ${options.client.model} at ${options.client.baseURL} (${this.tools.length} functions)`;

@@ -1,9 +1,8 @@
 import type { JudgeClientOptions } from '@agentbench/evaluators';
-import type { LlmClientOptions } from '@agentbench/agent-loop';
+import { OPENROUTER_BASE_URL, type LlmClientOptions } from '@agentbench/agent-loop';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import type { LlmRole } from './usage-meter.js';
 
-export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 export const DEFAULT_AGENT_MODEL = 'openai/gpt-4o';
 /** The simulator's default on OpenRouter: a cheaper model than the agent's. */
 export const DEFAULT_SIMULATOR_MODEL = 'openai/gpt-4o-mini';

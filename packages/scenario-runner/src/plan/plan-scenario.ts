@@ -1,4 +1,5 @@
 import { createEvaluatorRegistry, type EvaluatorRegistry, type LoadedPluginSet } from '@agentbench/evaluators';
+import { DEFAULT_DOCKER_IMAGE } from '@agentbench/sandbox';
 import { formatIssue, loadScenario, type LoadedScenario, type ValidationIssue } from '@agentbench/schemas';
 import { toolDefinitions } from '@agentbench/tools';
 import type { AgentSpec } from '../agents/agent-under-test.js';
@@ -145,7 +146,7 @@ export async function planScenarioWithRegistry(
   const type = definition.environment.type;
   let environment: ScenarioPlan['environment'];
   if (BUILTIN_PROVIDERS[type] !== undefined) {
-    environment = { type, status: 'built-in', detail: type === 'local' ? 'LocalSandbox on a temporary folder (no isolation)' : `DockerSandbox (${definition.environment.image ?? 'agentbench/py-runner:0.1.0'}, network ${definition.environment.network ?? 'none'})` };
+    environment = { type, status: 'built-in', detail: type === 'local' ? 'LocalSandbox on a temporary folder (no isolation)' : `DockerSandbox (${definition.environment.image ?? DEFAULT_DOCKER_IMAGE}, network ${definition.environment.network ?? 'none'})` };
   } else if (pluginSet?.environmentProviders.has(type) === true) {
     const contribution = pluginSet.environmentProviders.get(type)!;
     environment = { type, status: 'plugin', detail: `from plugin ${contribution.plugin.name} ${contribution.plugin.version}` };

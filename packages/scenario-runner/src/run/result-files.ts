@@ -1,8 +1,3 @@
-/** `2025-01-31_12-00-05`, in UTC: sortable and safe in file names (as the harness's run folders). */
-export function timestampForPath(date: Date = new Date()): string {
-  return date.toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
-}
-
 /** A scenario name as a folder name part: `Test GitHub Issues Listing` → `test-github-issues-listing`. */
 export function slugForPath(name: string): string {
   const slug = name

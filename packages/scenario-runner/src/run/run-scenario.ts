@@ -42,7 +42,8 @@ import { SERVICES_URL_VARIABLE, startServicesEndpoint, type ServicesEndpoint } f
 import { createToolsService } from '../services/tools-service.js';
 import { TrajectoryRecorder } from '../trajectory/trajectory-recorder.js';
 import { writeJsonAtomic } from '@agentbench/schemas';
-import { slugForPath, timestampForPath } from './result-files.js';
+import { timestampForPath } from '@agentbench/schemas/internal';
+import { slugForPath } from './result-files.js';
 import {
   SCENARIO_RESULT_SCHEMA_VERSION,
   type EvaluationRecord,

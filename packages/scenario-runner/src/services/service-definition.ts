@@ -1,7 +1,5 @@
+import type { JsonSchema } from '@agentbench/tools';
 import type { ServiceCall } from '../mocks/mock-matching.js';
-
-/** A JSON Schema object (`{type: 'object', properties, required}`) describing named arguments. */
-export type JsonSchema = Record<string, unknown>;
 
 /** One method of a service. */
 export interface ServiceMethodDefinition {

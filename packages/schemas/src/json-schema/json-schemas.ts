@@ -4,7 +4,11 @@ import { MatrixSchema } from '../matrix/matrix-schema.js';
 import { ScenarioSchema } from '../scenario/scenario-schema.js';
 import { TaskSchema } from '../task/task-schema.js';
 
-export type { JsonSchema };
+/**
+ * The JSON Schema (draft-07, typed) of one of our file formats, for editors. Named apart from the
+ * loose `JsonSchema` object of @agentbench/tools (function-calling parameters, service methods).
+ */
+export type JsonSchemaDocument = JsonSchema;
 
 /** Base of the `$id`s; the CLI can write the schemas next to the files and point `$schema` comments at them. */
 export const JSON_SCHEMA_BASE_URL = 'https://agentbench.dev/schemas';
@@ -20,7 +24,7 @@ const conversionConfig: ConversionConfig = {
   overrideAction: ({ valibotAction, jsonSchema }) => (UNCONVERTIBLE_ACTIONS.has(valibotAction.type) ? jsonSchema : undefined),
 };
 
-function convert(schema: v.GenericSchema, options: { id: string; title: string; description: string }): JsonSchema {
+function convert(schema: v.GenericSchema, options: { id: string; title: string; description: string }): JsonSchemaDocument {
   const converted = toJsonSchema(schema, conversionConfig);
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -28,11 +32,11 @@ function convert(schema: v.GenericSchema, options: { id: string; title: string; 
     ...converted,
     title: options.title,
     description: options.description,
-  } as JsonSchema;
+  } as JsonSchemaDocument;
 }
 
 /** JSON Schema (draft-07) of task.yaml, for `# yaml-language-server: $schema=...` and editors. */
-export function taskJsonSchema(): JsonSchema {
+export function taskJsonSchema(): JsonSchemaDocument {
   return convert(TaskSchema, {
     id: 'task-1.0.json',
     title: 'AgentBench task (task.yaml, spec 1.0)',
@@ -41,7 +45,7 @@ export function taskJsonSchema(): JsonSchema {
 }
 
 /** JSON Schema (draft-07) of *.scenario.yaml. */
-export function scenarioJsonSchema(): JsonSchema {
+export function scenarioJsonSchema(): JsonSchemaDocument {
   return convert(ScenarioSchema, {
     id: 'scenario.json',
     title: 'AgentBench scenario (*.scenario.yaml)',
@@ -50,7 +54,7 @@ export function scenarioJsonSchema(): JsonSchema {
 }
 
 /** JSON Schema (draft-07) of *.matrix.yaml. */
-export function matrixJsonSchema(): JsonSchema {
+export function matrixJsonSchema(): JsonSchemaDocument {
   return convert(MatrixSchema, {
     id: 'matrix.json',
     title: 'AgentBench scenario matrix (*.matrix.yaml)',

@@ -65,7 +65,8 @@ export type RunStep = v.InferOutput<typeof RunStepSchema>;
 
 export const JUDGMENT_STRATEGIES = ['all_pass', 'any_pass', 'threshold'] as const;
 
-export const JudgmentSchema = v.pipe(
+/** A scenario file's `judgment:` block: how its evaluations make one verdict (scoring's `judge` applies it). */
+export const JudgmentConfigSchema = v.pipe(
   v.strictObject({
     strategy: v.picklist(JUDGMENT_STRATEGIES),
     threshold: v.optional(
@@ -85,7 +86,7 @@ export const JudgmentSchema = v.pipe(
     ['threshold'],
   ),
 );
-export type Judgment = v.InferOutput<typeof JudgmentSchema>;
+export type JudgmentConfig = v.InferOutput<typeof JudgmentConfigSchema>;
 
 /** `*.scenario.yaml` (section 6 of the scenario runner spec). Unknown keys are errors everywhere except evaluation parameters. */
 export const ScenarioSchema = v.pipe(
@@ -97,7 +98,7 @@ export const ScenarioSchema = v.pipe(
     setup: v.optional(ScenarioSetupSchema),
     agent: v.optional(AgentSpecSchema),
     run: v.pipe(v.array(RunStepSchema), v.minLength(1, 'expected at least one run step')),
-    judgment: JudgmentSchema,
+    judgment: JudgmentConfigSchema,
   }),
   v.metadata({ title: 'AgentBench scenario (*.scenario.yaml)' }),
   v.forward(

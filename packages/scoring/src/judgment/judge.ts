@@ -1,7 +1,9 @@
+import { JUDGMENT_STRATEGIES } from '@agentbench/schemas';
 import { describeValue } from '../describe-value.js';
 import { ScoringError } from '../errors/scoring-error.js';
 
-export const JUDGMENT_STRATEGIES = ['all_pass', 'any_pass', 'threshold'] as const;
+// The strategies are the scenario format's (`judgment.strategy`), so they live with it in schemas.
+export { JUDGMENT_STRATEGIES };
 export type JudgmentStrategy = (typeof JUDGMENT_STRATEGIES)[number];
 
 export interface JudgmentOptions {
@@ -27,7 +29,8 @@ export interface EvaluationOutcome {
   name?: string;
 }
 
-export interface Judgment {
+/** What `judge` decides from a list of evaluation outcomes: the verdict, not the `judgment:` config of a scenario file (schemas' JudgmentConfig). */
+export interface JudgmentVerdict {
   passed: boolean;
   /** Weighted mean of the effective scores, 0..1. */
   score: number;
@@ -133,7 +136,7 @@ function describeFailures(outcomes: readonly EffectiveOutcome[]): string {
  * - No vacuous pass: an empty list fails unless `allowEmpty`.
  * - An errored evaluation counts as a failure with score 0, negated or not.
  */
-export function judge(options: JudgmentOptions, results: readonly EvaluationOutcome[]): Judgment {
+export function judge(options: JudgmentOptions, results: readonly EvaluationOutcome[]): JudgmentVerdict {
   checkOptions(options);
   // Not Array.isArray in the condition: it would narrow a readonly array to any[].
   const isArray: boolean = Array.isArray(results);

@@ -1,3 +1,4 @@
+import { DEFAULT_DOCKER_IMAGE } from '@agentbench/sandbox';
 import { Document } from 'yaml';
 import type { SwebenchRecord } from '../records/swebench-record.js';
 import { repositoryProfileFor, REPOSITORY_PROFILES, type RepositoryProfile } from '../repositories/repository-profiles.js';
@@ -6,8 +7,12 @@ import { TASK_FOLDER_FILES } from './task-folder-files.js';
 import { buildTestCommand, type TestCommandPlan } from './test-command.js';
 import { testPatchCommands } from './test-patch-commands.js';
 
-export const DEFAULT_DOCKER_IMAGE = 'agentbench/py-runner:0.1.0';
-export const DEFAULT_TIMEOUT_SEC = 1800;
+/**
+ * `environment.timeout_sec` written into every imported task: each setup command and each test run.
+ * Longer than the sandbox's per-command default (DEFAULT_EXEC_TIMEOUT_SEC, 300 s): a SWE-bench
+ * repository's installs and test suites often run for many minutes.
+ */
+export const DEFAULT_IMPORTED_TASK_TIMEOUT_SEC = 1800;
 export const DEFAULT_MAX_STEPS = 30;
 export const DEFAULT_AGENT_ENTRYPOINT = 'llm_v0';
 
@@ -56,7 +61,7 @@ export function buildTaskFolder(record: SwebenchRecord, settings: TaskBuildSetti
     environment: {
       docker_image: settings.dockerImage ?? DEFAULT_DOCKER_IMAGE,
       workdir: '/workspace',
-      timeout_sec: settings.timeoutSec ?? DEFAULT_TIMEOUT_SEC,
+      timeout_sec: settings.timeoutSec ?? DEFAULT_IMPORTED_TASK_TIMEOUT_SEC,
     },
     setup: { commands: setupCommands },
     run: { command: plan.command },

@@ -5,6 +5,7 @@ export {
   EXIT_CODE_TIMEOUT,
   EXIT_CODE_KILLED,
   type BackendName,
+  type BuiltinBackendName,
   type SandboxLimits,
   type SandboxSpec,
   type ExecOptions,
@@ -20,8 +21,28 @@ export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, 
 export { resolveWorkspacePath, workspacePathToHost, assertNoSymlinkEscape } from './path-safety.js';
 export { symlinkContainment, type SymlinkContainment } from './symlink-containment.js';
 
-// The factory.
-export { createSandbox, BACKEND_NAMES, type CreateSandboxOptions } from './create-sandbox.js';
+// The backend registry: every sandbox is made through it, by backend name.
+export {
+  createSandbox,
+  registerSandboxBackend,
+  listSandboxBackends,
+  sandboxBackendNames,
+  sandboxBackendDefinition,
+  sandboxBackendRegistry,
+  defineSandboxBackend,
+  SandboxBackendRegistry,
+  SANDBOX_BACKEND_NAME_PATTERN,
+  assertSandboxBackendName,
+  dockerBackend,
+  bwrapBackend,
+  localBackend,
+  type CreateSandboxOptions,
+  type SandboxBackend,
+  type SandboxBackendDefinition,
+  type SandboxBackendPromises,
+  type SandboxBackendInfo,
+  type SandboxBackendTypes,
+} from './registry/index.js';
 
 // Local backend (no isolation).
 export { LocalSandbox, LOCAL_SANDBOX_MARKER_VARIABLE, type LocalSandboxOptions } from './local/local-sandbox.js';

@@ -8,7 +8,10 @@ export const EXIT_CODE_TIMEOUT = 124;
 /** Exit code reported when a command is killed by SIGKILL, e.g. by the memory limit (128 + 9). */
 export const EXIT_CODE_KILLED = 137;
 
-export type BackendName = 'docker' | 'bwrap' | 'local';
+/** The backends built into this package. */
+export type BuiltinBackendName = 'docker' | 'bwrap' | 'local';
+/** A registered backend's name: a built-in, or one a plugin registered (`registerSandboxBackend`). */
+export type BackendName = BuiltinBackendName | (string & {});
 
 export interface SandboxLimits {
   /** Memory limit in MiB (docker: cgroup; bwrap: cgroup when writable, else address-space rlimit). */

@@ -299,7 +299,7 @@ describe('LocalSandbox: warning and factory', () => {
   });
 
   it('is what createSandbox("local") makes; an unknown backend is refused by name', async () => {
-    const sandbox = await createSandbox('local', {}, { isWarningSilenced: true });
+    const sandbox = await createSandbox('local', {}, { backendOptions: { isWarningSilenced: true } });
     try {
       expect(sandbox.backend).toBe('local');
       expect((await sandbox.exec('echo via-factory')).stdout).toBe('via-factory\n');

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:net';
 import type Dockerode from 'dockerode';
-import { BwrapSandbox, isBwrapAvailable } from '../bwrap/index.js';
+import { isBwrapAvailable } from '../bwrap/bwrap-availability.js';
 import { DEFAULT_DOCKER_IMAGE } from '../docker/container-config.js';
-import { DockerSandbox } from '../docker/docker-sandbox.js';
+import type { DockerSandbox } from '../docker/docker-sandbox.js';
 import { listManagedContainers } from '../docker/managed-containers.js';
-import { LocalSandbox } from '../local/index.js';
+import { createSandbox } from '../registry/create-sandbox.js';
+import { listSandboxBackends } from '../registry/default-registry.js';
+import type { SandboxBackendInfo } from '../registry/sandbox-backend-registry.js';
 import { ensureRootfs } from '../rootfs/ensure-rootfs.js';
 import type { Sandbox } from '../sandbox.js';
 import { defaultEngine } from '../docker/default-engine.js';
@@ -21,6 +23,8 @@ export interface DoctorCheck {
 
 export interface DoctorReport {
   checks: DoctorCheck[];
+  /** The registered sandbox backends (built-ins, then any a plugin registered in this process) and their promises. */
+  backends: SandboxBackendInfo[];
   /** Every required check passed. */
   isHealthy: boolean;
 }
@@ -46,6 +50,8 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     return check;
   };
 
+  const backends = listSandboxBackends();
+  record({ name: 'sandbox backends', status: 'ok', detail: backends.map(describeBackend).join(', '), isRequired: false });
   const engine = record(await checkEngine(docker));
   const hasImage = engine.status === 'ok' && record(await checkImage(docker, image)).status === 'ok';
   if (engine.status !== 'ok') record({ name: 'runner image', status: 'skip', detail: 'no engine', isRequired: true });
@@ -60,7 +66,13 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   record(await checkLocal());
 
   const isHealthy = checks.every((check) => !check.isRequired || check.status === 'ok');
-  return { checks, isHealthy };
+  return { checks, backends, isHealthy };
+}
+
+/** `docker (container)`, `local (no isolation)`: a name and what it keeps away from the host. */
+function describeBackend(backend: SandboxBackendInfo): string {
+  const isolation = backend.promises?.isolation;
+  return `${backend.name} (${isolation === undefined ? 'promises nothing' : isolation === 'none' ? 'no isolation' : isolation})`;
 }
 
 async function checkEngine(docker: Dockerode): Promise<DoctorCheck> {
@@ -92,7 +104,7 @@ async function checkDockerSandbox(docker: Dockerode, image: string): Promise<Doc
   const listener = await listen();
   try {
     const started = performance.now();
-    sandbox = await DockerSandbox.create({ image, labels: { 'dev.agentbench.run-id': 'doctor' } }, { docker });
+    sandbox = await createSandbox('docker', { image, labels: { 'dev.agentbench.run-id': 'doctor' } }, { backendOptions: { docker } });
     const smoke = await sandbox.exec('echo agentbench-ok', { timeoutSec: 30 });
     const elapsed = Math.round(performance.now() - started);
     const smokeCheck: DoctorCheck =
@@ -154,7 +166,7 @@ async function checkBwrap(image: string | undefined, docker: Dockerode): Promise
   let sandbox: Sandbox | undefined;
   try {
     const rootfs = await ensureRootfs({ image, docker });
-    sandbox = await BwrapSandbox.create({ rootfs });
+    sandbox = await createSandbox('bwrap', { rootfs });
     const result = await sandbox.exec('echo agentbench-ok', { timeoutSec: 30 });
     return result.exitCode === 0
       ? { name: 'bwrap backend', status: 'ok', detail: `smoke command ran in ${Math.round(result.durationMs)} ms (rootfs ${rootfs})`, isRequired: false }
@@ -169,7 +181,7 @@ async function checkBwrap(image: string | undefined, docker: Dockerode): Promise
 async function checkLocal(): Promise<DoctorCheck> {
   let sandbox: Sandbox | undefined;
   try {
-    sandbox = await LocalSandbox.create({}, { isWarningSilenced: true });
+    sandbox = await createSandbox('local', {}, { backendOptions: { isWarningSilenced: true } });
     const result = await sandbox.exec('echo agentbench-ok', { timeoutSec: 10 });
     return result.exitCode === 0
       ? { name: 'local backend', status: 'ok', detail: 'works (no isolation: explicit opt-in only)', isRequired: false }

@@ -1,0 +1,6 @@
+export { SANDBOX_BACKEND_NAME_PATTERN, assertSandboxBackendName } from './backend-name.js';
+export { defineSandboxBackend, type SandboxBackend, type SandboxBackendDefinition, type SandboxBackendPromises } from './sandbox-backend.js';
+export { SandboxBackendRegistry, type SandboxBackendInfo } from './sandbox-backend-registry.js';
+export { dockerBackend, bwrapBackend, localBackend, type SandboxBackendTypes } from './builtin-backends.js';
+export { sandboxBackendRegistry, registerSandboxBackend, listSandboxBackends, sandboxBackendNames, sandboxBackendDefinition } from './default-registry.js';
+export { createSandbox, type CreateSandboxOptions } from './create-sandbox.js';

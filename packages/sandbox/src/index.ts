@@ -28,6 +28,7 @@ export {
   listSandboxBackends,
   sandboxBackendNames,
   sandboxBackendDefinition,
+  assertSandboxBackendRegistered,
   sandboxBackendRegistry,
   defineSandboxBackend,
   SandboxBackendRegistry,

@@ -1,11 +1,30 @@
-import { DockerSandbox, type NetworkHolderPool, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
+import {
+  assertSandboxBackendRegistered,
+  createSandbox,
+  type CreateSandboxOptions,
+  type NetworkHolderPool,
+  type Sandbox,
+  type SandboxBackendTypes,
+  type SandboxSpec,
+} from '@agentbench/sandbox';
 
 /** Creates the sandbox of one attempt. The default is a hardened Docker container. */
 export type SandboxFactory = (spec: SandboxSpec) => Promise<Sandbox>;
 
-export const createDockerSandbox: SandboxFactory = (spec) => DockerSandbox.create(spec);
+/**
+ * Sandboxes of the backend registered under `backend` (`docker`, `bwrap`, `local` or a plugin's), with its
+ * own options. An unknown name is refused here, when the factory is made, not at the first attempt.
+ */
+export function sandboxFactoryFor<Name extends keyof SandboxBackendTypes>(backend: Name, options?: CreateSandboxOptions<SandboxBackendTypes[Name]['options']>): SandboxFactory;
+export function sandboxFactoryFor(backend: string, options?: CreateSandboxOptions): SandboxFactory;
+export function sandboxFactoryFor(backend: string, options: CreateSandboxOptions = {}): SandboxFactory {
+  assertSandboxBackendRegistered(backend);
+  return (spec) => createSandbox(backend, spec, options);
+}
+
+export const createDockerSandbox: SandboxFactory = (spec) => createSandbox('docker', spec);
 
 /** Docker sandboxes that join the pool's started network holders when one is ready (a faster start). */
 export function pooledDockerSandboxFactory(networkHolders: NetworkHolderPool): SandboxFactory {
-  return (spec) => DockerSandbox.create(spec, { networkHolders });
+  return sandboxFactoryFor('docker', { backendOptions: { networkHolders } });
 }

@@ -4,11 +4,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BwrapSandbox, DockerSandbox, listManagedContainers, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
+import { listManagedContainers, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
 import { loadTask, type LoadedTask } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../../test-support/docker-skip.js';
-import { runAgentAttempt, runTask, type RunAgentAttemptResult } from '../../src/index.js';
+import { runAgentAttempt, runTask, sandboxFactoryFor, type RunAgentAttemptResult } from '../../src/index.js';
 import { plantAllGitVectors } from './git-vectors.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -33,7 +33,7 @@ export function probeSkipReason(backend: ProbeBackend, fileName: string): string
 }
 
 export function sandboxFactory(backend: ProbeBackend): (spec: SandboxSpec) => Promise<Sandbox> {
-  return backend === 'docker' ? (spec) => DockerSandbox.create(spec) : (spec) => BwrapSandbox.create(spec);
+  return sandboxFactoryFor(backend);
 }
 
 interface ProbeContext {

@@ -42,3 +42,8 @@ export function sandboxBackendNames(): string[] {
 export function sandboxBackendDefinition(name: string): SandboxBackendDefinition | undefined {
   return sandboxBackendRegistry().definition(name);
 }
+
+/** Throws `SandboxError` `invalid_spec`, naming the registered backends, unless `name` is registered. */
+export function assertSandboxBackendRegistered(name: string): void {
+  sandboxBackendRegistry().assertRegistered(name);
+}

@@ -2,5 +2,5 @@ export { SANDBOX_BACKEND_NAME_PATTERN, assertSandboxBackendName } from './backen
 export { defineSandboxBackend, type SandboxBackend, type SandboxBackendDefinition, type SandboxBackendPromises } from './sandbox-backend.js';
 export { SandboxBackendRegistry, type SandboxBackendInfo } from './sandbox-backend-registry.js';
 export { dockerBackend, bwrapBackend, localBackend, type SandboxBackendTypes } from './builtin-backends.js';
-export { sandboxBackendRegistry, registerSandboxBackend, listSandboxBackends, sandboxBackendNames, sandboxBackendDefinition } from './default-registry.js';
+export { sandboxBackendRegistry, registerSandboxBackend, listSandboxBackends, sandboxBackendNames, sandboxBackendDefinition, assertSandboxBackendRegistered } from './default-registry.js';
 export { createSandbox, type CreateSandboxOptions } from './create-sandbox.js';

@@ -87,18 +87,27 @@ export class SandboxBackendRegistry {
     return [...this.entries.values()].map(({ definition }) => ({ name: definition.name, description: definition.description, promises: definition.promises }));
   }
 
+  /** Throws `invalid_spec` naming the registered backends unless `name` is one of them. */
+  assertRegistered(name: string): void {
+    this.entry(name);
+  }
+
   /** Loads the backend if needed and makes a sandbox. An unknown name is `invalid_spec`, naming the registered ones. */
   async create(name: string, spec: SandboxSpec, backendOptions: unknown): Promise<Sandbox> {
-    const entry = this.entries.get(name);
-    if (entry === undefined) {
-      throw new SandboxError('invalid_spec', `unknown sandbox backend ${JSON.stringify(name)}; expected one of ${this.names().join(', ')}`, { subject: String(name) });
-    }
-    const backend = await this.load(entry);
+    const backend = await this.load(this.entry(name));
     const made: unknown = await backend.create(spec, backendOptions);
     if (!isRecord(made) || typeof made['exec'] !== 'function' || typeof made['dispose'] !== 'function') {
       throw new SandboxError('internal', `sandbox backend "${name}": create() must resolve to a Sandbox (with exec, dispose, ...), found ${made === null ? 'null' : typeof made}`, { subject: name });
     }
     return made as unknown as Sandbox;
+  }
+
+  private entry(name: string): Entry {
+    const entry = this.entries.get(name);
+    if (entry === undefined) {
+      throw new SandboxError('invalid_spec', `unknown sandbox backend ${JSON.stringify(name)}; expected one of ${this.names().join(', ')}`, { subject: String(name) });
+    }
+    return entry;
   }
 
   private load(entry: Entry): Promise<SandboxBackend> {

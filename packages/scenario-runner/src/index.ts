@@ -36,6 +36,8 @@ export { formatMatrixSummary, formatMatrixDryRun } from './matrix/format-matrix-
 export type { EnvironmentProvider, EnvironmentProviderContext, EnvironmentProviderFactory, ExecutionResult, FileSystemOperation, ProviderRunOptions } from './providers/environment-provider.js';
 export { SandboxEnvironmentProvider, FILE_CAPTURE_LIMITS, type SandboxEnvironmentProviderOptions } from './providers/sandbox-environment-provider.js';
 export { BUILTIN_PROVIDERS, KNOWN_PROVIDER_PLUGINS, CONTAINER_NODE_PATH, localProviderFactory, dockerProviderFactory } from './providers/builtin-providers.js';
+export { sandboxBackendProvider, sandboxBackendOf, type SandboxBackendProviderDefinition } from './providers/sandbox-backend-provider.js';
+export { scenarioSandboxSpec, scenarioSandboxLabels } from './providers/scenario-sandbox-spec.js';
 export { runCode, stripTypes } from './code/run-code.js';
 export { CODE_LANGUAGES, DEFAULT_CODE_LANGUAGE, resolveCodeLanguage, type CodeLanguage } from './code/code-languages.js';
 

@@ -10,6 +10,7 @@ import { IsolatedScriptRunner } from '../mocks/isolated-script-runner.js';
 import { MockEngine, type ServiceCatalog } from '../mocks/mock-engine.js';
 import { customTerminationConditions, loadRunnerPlugins, resolveRunnerPlugins, type PluginResolution } from '../plugins/runner-plugins.js';
 import { BUILTIN_PROVIDERS, KNOWN_PROVIDER_PLUGINS } from '../providers/builtin-providers.js';
+import { sandboxBackendOf } from '../providers/sandbox-backend-provider.js';
 import { createSeededRandom } from '../random/seeded-random.js';
 import { DATABASE_SERVICE_NAME } from '../services/database-service.js';
 import { TOOLS_SERVICE_NAME } from '../services/service-gateway.js';
@@ -145,11 +146,25 @@ export async function planScenarioWithRegistry(
   // Environment provider.
   const type = definition.environment.type;
   let environment: ScenarioPlan['environment'];
+  // Whether the run's environment is a sandbox (so the agent gets the tools service on it).
+  let isSandbox = false;
   if (BUILTIN_PROVIDERS[type] !== undefined) {
-    environment = { type, status: 'built-in', detail: type === 'local' ? 'LocalSandbox on a temporary folder (no isolation)' : `DockerSandbox (${definition.environment.image ?? DEFAULT_DOCKER_IMAGE}, network ${definition.environment.network ?? 'none'})` };
+    isSandbox = true;
+    environment = {
+      type,
+      status: 'built-in',
+      detail: type === 'local' ? 'local sandbox backend on a temporary folder (no isolation)' : `docker sandbox backend (${definition.environment.image ?? DEFAULT_DOCKER_IMAGE}, network ${definition.environment.network ?? 'none'})`,
+    };
   } else if (pluginSet?.environmentProviders.has(type) === true) {
     const contribution = pluginSet.environmentProviders.get(type)!;
-    environment = { type, status: 'plugin', detail: `from plugin ${contribution.plugin.name} ${contribution.plugin.version}` };
+    const backend = sandboxBackendOf(contribution.item);
+    isSandbox = backend !== undefined;
+    const isolation = backend?.promises?.isolation;
+    environment = {
+      type,
+      status: 'plugin',
+      detail: `${backend === undefined ? '' : `sandbox backend (isolation: ${isolation ?? 'none promised'}) `}from plugin ${contribution.plugin.name} ${contribution.plugin.version}`,
+    };
   } else {
     const known = KNOWN_PROVIDER_PLUGINS[type];
     const detail = `not installed: needs ${known ?? `a plugin that provides environment type "${type}"`}`;
@@ -171,7 +186,7 @@ export async function planScenarioWithRegistry(
   // Services the run would offer, and the mocks against them.
   const services: ScenarioPlan['services'] = [];
   if (definition.setup?.database !== undefined) services.push({ name: DATABASE_SERVICE_NAME, source: 'built-in (SQLite seeded from setup.database)', methods: ['query', 'execute', 'tables', 'describe'] });
-  if (environment.status === 'built-in') services.push({ name: TOOLS_SERVICE_NAME, source: `built-in (on the ${type} sandbox)`, methods: toolDefinitions().map((tool) => tool.function.name) });
+  if (isSandbox) services.push({ name: TOOLS_SERVICE_NAME, source: `built-in (on the ${type} sandbox)`, methods: toolDefinitions().map((tool) => tool.function.name) });
   for (const [name, { plugin }] of pluginSet?.services ?? []) services.push({ name, source: `plugin ${plugin.name} ${plugin.version}`, methods: [] });
   const catalog: ServiceCatalog = {
     hasService: (service) => services.some((entry) => entry.name === service),

@@ -5,12 +5,14 @@ import {
   type PluginLoadOptions,
   type PluginResolution,
 } from '@agentbench/evaluators';
+import { registerSandboxBackend, sandboxBackendDefinition } from '@agentbench/sandbox';
 import type { PluginReference } from '@agentbench/schemas';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import type { EnvironmentProvider, EnvironmentProviderContext } from '../providers/environment-provider.js';
 import type { ServiceDefinition, ServiceMethodDefinition } from '../services/service-definition.js';
 import type { CustomTerminationCondition } from '../conversation/termination.js';
 import { BUILTIN_PROVIDERS } from '../providers/builtin-providers.js';
+import { sandboxBackendOf } from '../providers/sandbox-backend-provider.js';
 
 export type { PluginResolution };
 
@@ -42,9 +44,41 @@ export function resolveRunnerPlugins(references: readonly PluginReference[], opt
   return resolvePlugins(references, loadOptions(options));
 }
 
-/** Imports every enabled plugin; any that is missing or broken stops the run with the evaluators' error. */
-export function loadRunnerPlugins(references: readonly PluginReference[], options: RunnerPluginOptions): Promise<LoadedPluginSet> {
-  return loadPlugins(references, loadOptions(options));
+/**
+ * Imports every enabled plugin; any that is missing or broken stops the run with the evaluators' error.
+ * The sandbox backends plugins offer (`sandboxBackendProvider`) are registered in the sandbox registry.
+ */
+export async function loadRunnerPlugins(references: readonly PluginReference[], options: RunnerPluginOptions): Promise<LoadedPluginSet> {
+  const set = await loadPlugins(references, loadOptions(options));
+  registerPluginSandboxBackends(set);
+  return set;
+}
+
+/**
+ * Registers each plugin's sandbox backend once per process: loading the same plugin again (the next
+ * scenario of a matrix) finds its own definition registered and leaves it; another backend under the
+ * same name (a built-in's, another plugin's) stops the run.
+ */
+export function registerPluginSandboxBackends(set: LoadedPluginSet): void {
+  for (const [type, { item, plugin }] of set.environmentProviders) {
+    const backend = sandboxBackendOf(item);
+    if (backend === undefined) continue;
+    const origin = `plugin ${plugin.name} ${plugin.version}`;
+    const name: unknown = isRecord(backend) ? backend['name'] : undefined;
+    if (name !== type) {
+      throw new ScenarioRunnerError('plugin_load_failed', `${origin}: environment provider ${JSON.stringify(type)}: its sandboxBackend is named ${JSON.stringify(name)}; a sandbox backend serves the environment type of its own name (use sandboxBackendProvider(backend))`);
+    }
+    const registered = sandboxBackendDefinition(type);
+    if (registered === backend) continue;
+    if (registered !== undefined) {
+      throw new ScenarioRunnerError('plugin_load_failed', `${origin}: sandbox backend ${JSON.stringify(type)} is already registered in this process (${registered.description}); a plugin's backend needs a name of its own`);
+    }
+    try {
+      registerSandboxBackend(backend);
+    } catch (error) {
+      throw new ScenarioRunnerError('plugin_load_failed', `${origin}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,34 +1,29 @@
-import { createSandbox, DEFAULT_DOCKER_IMAGE, LocalSandbox } from '@agentbench/sandbox';
-import type { EnvironmentProviderContext, EnvironmentProviderFactory } from './environment-provider.js';
+import { createSandbox, DEFAULT_DOCKER_IMAGE } from '@agentbench/sandbox';
+import type { EnvironmentProviderFactory } from './environment-provider.js';
 import { SandboxEnvironmentProvider } from './sandbox-environment-provider.js';
+import { scenarioSandboxLabels, scenarioSandboxSpec } from './scenario-sandbox-spec.js';
 
 /** Where the host's node binary lands in a container whose image has none. */
 export const CONTAINER_NODE_PATH = '/tmp/agentbench-node/node';
 
-function sandboxLabels(context: EnvironmentProviderContext): Record<string, string> {
-  return { runId: context.runId, taskId: `scenario:${context.scenarioName}`.slice(0, 63) };
-}
-
-/** `local`: a LocalSandbox on a fresh temporary folder (no isolation); JavaScript runs with this process's node. */
+/** `local`: the registry's local backend on a fresh temporary folder (no isolation); JavaScript runs with this process's node. */
 export const localProviderFactory: EnvironmentProviderFactory = async (context) => {
-  const sandbox = await LocalSandbox.create({ env: context.env, labels: sandboxLabels(context) }, { isWarningSilenced: true });
+  const sandbox = await createSandbox('local', { env: context.env, labels: scenarioSandboxLabels(context) }, { backendOptions: { isWarningSilenced: true } });
   return new SandboxEnvironmentProvider({ type: 'local', sandbox, env: {}, nodeCommand: async () => process.execPath });
 };
 
 /**
- * `docker`: a hardened DockerSandbox (`environment.image`, default the runner image; network none
+ * `docker`: the registry's hardened docker backend (`environment.image`, default the runner image; network none
  * unless `environment.network: bridge`). The runner image has no node: the first JavaScript or
  * TypeScript step copies this host's node binary into the container's /tmp (once per run).
  */
 export const dockerProviderFactory: EnvironmentProviderFactory = async (context) => {
   const { environment } = context;
-  const sandbox = await createSandbox('docker', {
-    image: environment.image ?? DEFAULT_DOCKER_IMAGE,
-    ...(environment.workdir === undefined ? {} : { workdir: environment.workdir }),
-    hasNetwork: environment.network === 'bridge',
-    env: context.env,
-    labels: sandboxLabels(context),
-  }, context.networkHolders === undefined ? {} : { dockerOptions: { networkHolders: context.networkHolders } });
+  const sandbox = await createSandbox(
+    'docker',
+    { ...scenarioSandboxSpec(context), image: environment.image ?? DEFAULT_DOCKER_IMAGE },
+    context.networkHolders === undefined ? {} : { backendOptions: { networkHolders: context.networkHolders } },
+  );
   let node: Promise<string | undefined> | undefined;
   const nodeCommand = (): Promise<string | undefined> => {
     node ??= (async () => {

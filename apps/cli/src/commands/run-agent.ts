@@ -5,8 +5,10 @@ import {
   formatDuration,
   interruptOnSignals,
   runAgentAttempt,
+  sandboxFactoryFor,
 } from '@agentbench/harness';
 import { formatIssue, loadTask, type AgentEvent } from '@agentbench/schemas';
+import { backendOption } from '../backend-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 
@@ -25,6 +27,7 @@ export interface RunAgentArguments {
   json: boolean;
   'max-output-bytes': number | undefined;
   'artifact-budget': string | undefined;
+  backend: string;
 }
 
 /** One line of progress per step, on stderr. */
@@ -65,6 +68,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print the run folder and the AttemptRecord as JSON' })
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
+      .option('backend', backendOption())
       .example('$0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant scripted', 'Fix the toy task with its scripted agent (no LLM)')
       .example('OPENROUTER_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant llm', 'Let an LLM fix it (OpenRouter)'),
   handler: async (argv) => {
@@ -88,6 +92,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         signal: controller.signal,
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         artifactBudget,
+        createSandbox: sandboxFactoryFor(argv.backend),
         ...(argv.variant === undefined ? {} : { variant: argv.variant }),
         // The oracle applies the task's gold patch (SWE-bench imports keep it beside the task).
         ...(argv.variant === 'oracle' ? { agent: await createOracleAgent({ task: loaded }) } : {}),

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
-import { EXIT_CODE_INTERRUPTED, formatDuration, interruptOnSignals, runTask } from '@agentbench/harness';
+import { EXIT_CODE_INTERRUPTED, formatDuration, interruptOnSignals, runTask, sandboxFactoryFor } from '@agentbench/harness';
 import { formatIssue, loadTask } from '@agentbench/schemas';
+import { backendOption } from '../backend-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 
@@ -10,6 +11,7 @@ export interface RunTaskArguments {
   json: boolean;
   'max-output-bytes': number | undefined;
   'artifact-budget': string | undefined;
+  backend: string;
 }
 
 export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
@@ -22,6 +24,7 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print the attempt record as JSON' })
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
+      .option('backend', backendOption())
       .example('$0 run-task tasks/custom-dev/toy_fail_pytest/task.yaml', 'Run the toy task; its tests fail (exit 1)'),
   handler: async (argv) => {
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
@@ -37,6 +40,7 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
         signal: controller.signal,
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         artifactBudget,
+        createSandbox: sandboxFactoryFor(argv.backend),
         ...(argv.json ? {} : { onStage: (stage: string) => process.stderr.write(`${loaded.task.id}: ${stage}\n`) }),
       });
     } finally {

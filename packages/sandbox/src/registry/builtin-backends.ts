@@ -4,8 +4,10 @@ import type { LocalSandbox, LocalSandboxOptions } from '../local/local-sandbox.j
 import { defineSandboxBackend } from './sandbox-backend.js';
 
 /**
- * The options and sandbox type of each backend name, for `createSandbox`'s types. A plugin that
- * registers a backend may add its own entry (`declare module '@agentbench/sandbox' { interface SandboxBackendTypes { … } }`).
+ * The options and sandbox type of each built-in backend, for `createSandbox`'s types. Any other name
+ * takes `unknown` options and gives a `Sandbox`: its definition (`defineSandboxBackend<Options>`) is where
+ * its options are typed. (Augmenting this interface from outside does not reach the source build, where
+ * it is re-exported, so we do not offer that.)
  */
 export interface SandboxBackendTypes {
   docker: { options: DockerSandboxOptions; sandbox: DockerSandbox };

@@ -30,8 +30,8 @@ import ts from 'typescript';
 export const LAYERS = [
   // The formats and the error base every package's errors extend; depends on nothing of ours.
   ['@agentbench/schemas'],
-  // The scripted LLM server for tests sits here because its error extends schemas' AgentBenchError.
-  ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server'],
+  // The scripted LLM server for tests and the one scheduler sit here because their errors extend schemas' AgentBenchError.
+  ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server', '@agentbench/scheduler'],
   ['@agentbench/tools'],
   ['@agentbench/agent-loop', '@agentbench/evaluators'],
   // Beside each other under the CLI, as ../shared/DESIGN.md draws them (plugins included).

@@ -101,3 +101,35 @@ describe('a matrix with repeats', () => {
     }
   });
 });
+
+describe('a matrix that is stopped', () => {
+  it('starts no run after its signal is aborted, and lists the runs it never started as errored', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'scenario-matrix-stop-'));
+    const server = await startScenarioLlm({ agent: (body) => `Hello! You asked: ${userMessages(body).at(-1)}` });
+    const controller = new AbortController();
+    const started: number[] = [];
+    try {
+      const summary = await runMatrix(path.join(SCENARIOS, 'greeting.matrix.yaml'), {
+        llm: llmSettings(server),
+        outDir: folder,
+        parallel: 1,
+        seed: 99,
+        signal: controller.signal,
+        onProgress: (event) => {
+          if (event.type !== 'run-started') return;
+          started.push(event.index);
+          controller.abort();
+        },
+      });
+      expect(started).toEqual([0]);
+      expect(summary.runs).toHaveLength(8);
+      const notStarted = summary.runs.filter((run) => run.error === 'not started: the matrix run was stopped');
+      expect(notStarted).toHaveLength(7);
+      expect(notStarted.every((run) => run.status === 'errored' && !run.passed)).toBe(true);
+      expect(summary.overall.passed).toBe(summary.runs.filter((run) => run.passed).length);
+    } finally {
+      await server.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,6 +5,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
 import { NetworkHolderPool, removeManagedContainers } from '@agentbench/sandbox';
+import { runScheduled } from '@agentbench/scheduler';
 import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
@@ -172,16 +173,11 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
 
     const mirrors = options.mirrors ?? (await loadMirrorMap());
     const cache = options.cache ?? new RepoCache();
-    const stopper = new AbortController();
-    const signal = options.signal === undefined ? stopper.signal : AbortSignal.any([options.signal, stopper.signal]);
-    const onAbort = (): void => options.onEvent?.({ type: 'suite-interrupting' });
-    signal.addEventListener('abort', onAbort, { once: true });
     let appendQueue: Promise<void> = Promise.resolve();
-    const queue = [...toRun];
     const retention = options.keepWorkspaces ?? 'failed';
     const budget = options.artifactBudget ?? new ArtifactBudget();
 
-    const runOne = async (taskId: string): Promise<void> => {
+    const runOne = async (taskId: string, signal: AbortSignal): Promise<void> => {
       const loaded = byId.get(taskId) as LoadedTask;
       options.onEvent?.({ type: 'task-started', taskId });
       const paths = suiteAttemptPaths(runDir, taskId);
@@ -212,22 +208,22 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       options.onEvent?.({ type: 'task-finished', taskId, result });
     };
 
-    const worker = async (): Promise<void> => {
-      while (!signal.aborted) {
-        const taskId = queue.shift();
-        if (taskId === undefined) return;
-        try {
-          await runOne(taskId);
-        } catch (error) {
-          // A failure of ours (the disk, a bug): stop the others and report it.
-          stopper.abort();
-          throw error;
-        }
-      }
-    };
-    const workers = await Promise.allSettled(Array.from({ length: Math.min(concurrency, Math.max(1, toRun.length)) }, worker));
-    signal.removeEventListener('abort', onAbort);
-    const failure = workers.find((settled): settled is PromiseRejectedResult => settled.status === 'rejected');
+    // An attempt records its own failures; a throw is a failure of ours (the disk, a bug): it stops
+    // the others (their attempts are aborted, recorded INTERRUPTED) and is reported once they end.
+    const scheduled = await runScheduled(
+      runRecord.task_ids,
+      {
+        concurrency,
+        shouldRun: (taskId) => !finished.has(taskId),
+        stopOnFailure: true,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        onEvent: (event) => {
+          if (event.type === 'scheduler-stopping') options.onEvent?.({ type: 'suite-interrupting' });
+        },
+      },
+      (taskId, { signal }) => runOne(taskId, signal),
+    );
+    const failures = scheduled.outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.error] : []));
 
     const ordered: SuiteTaskResult[] = loadedSuite.tasks
       .filter((loaded) => results.has(loaded.task.id) || runRecord.task_ids.includes(loaded.task.id))
@@ -236,11 +232,11 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     const finalRecord: RunRecord = {
       ...runRecord,
       finished_at: new Date().toISOString(),
-      status: failure !== undefined ? 'failed' : isInterrupted ? 'interrupted' : 'completed',
+      status: failures.length > 0 ? 'failed' : isInterrupted ? 'interrupted' : 'completed',
       counts: countResults(ordered),
     };
     await writeJsonAtomic(path.join(runDir, 'run.json'), finalRecord);
-    if (failure !== undefined) throw failure.reason;
+    if (failures.length > 0) throw failures[0];
     const suiteResult: ValidateSuiteResult = {
       runDir,
       runId: runRecord.run_id,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { NetworkHolderPool } from '@agentbench/sandbox';
 import { FileValidationError, loadMatrix, showValue, sortIssues, type LoadedMatrix, type LoadedScenario } from '@agentbench/schemas';
+import { runScheduled } from '@agentbench/scheduler';
 import { passHatK, wilsonInterval } from '@agentbench/scoring';
 import { ulid } from 'ulid';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
@@ -133,18 +134,6 @@ export function aggregateMatrix(
   return { overall: rateFigures(records, [...byCombination.values()], k), combinations: combinationRows, parameters };
 }
 
-async function mapWithConcurrency<Item>(items: readonly Item[], concurrency: number, work: (item: Item, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      await work(items[index] as Item, index);
-    }
-  });
-  await Promise.all(workers);
-}
-
 /**
  * Runs a matrix (`*.matrix.yaml`): every combination of the parameter values set on the base scenario,
  * `runs_per_combination` times, each run isolated (own environment, services, mocks and seed), `parallel`
@@ -197,24 +186,26 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
   const usesDocker = [...scenarios.values()].some((scenario) => scenario.environment.type === 'docker');
   const ownHolders = options.networkHolders === undefined && usesDocker ? new NetworkHolderPool({ labels: { taskId: 'network-holder' } }) : undefined;
   if (ownHolders !== undefined) runOptions.networkHolders = ownHolders;
-  await mapWithConcurrency(jobs, parallel, async (job, index) => {
+  const recordOf = (job: (typeof jobs)[number]): MatrixRunRecord => ({
+    combination: job.combination.id,
+    parameters: job.combination.parameters,
+    repeat: job.repeat,
+    run_id: job.runId,
+    seed: job.seed,
+    status: 'errored',
+    passed: false,
+    duration_ms: 0,
+  });
+  const scheduled = await runScheduled(jobs, { concurrency: parallel, stopOnFailure: true, ...(options.signal === undefined ? {} : { signal: options.signal }) }, async (job, { signal, index }) => {
     options.onProgress?.({ type: 'run-started', index, total: jobs.length, combination: job.combination, repeat: job.repeat });
     const started = Date.now();
-    const record: MatrixRunRecord = {
-      combination: job.combination.id,
-      parameters: job.combination.parameters,
-      repeat: job.repeat,
-      run_id: job.runId,
-      seed: job.seed,
-      status: 'errored',
-      passed: false,
-      duration_ms: 0,
-    };
+    const record = recordOf(job);
     try {
       const result = await runScenario(
         { ...base, scenario: scenarios.get(job.combination.id) ?? base.scenario },
         {
           ...runOptions,
+          signal,
           seed: job.seed,
           runId: job.runId,
           outDir: path.join(outputDir, 'runs', `${job.combination.id}__r${job.repeat}`),
@@ -235,6 +226,10 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
     done += 1;
     options.onProgress?.({ type: 'run-finished', done, total: jobs.length, record });
   }).finally(() => ownHolders?.dispose());
+  // A throw of the progress callback (every run's own error is in its record) fails the matrix, as before.
+  for (const outcome of scheduled.outcomes) if (outcome.status === 'rejected') throw outcome.error;
+  // Runs the stop kept from starting are listed as errored, so the summary still names every planned run.
+  for (const outcome of scheduled.outcomes) if (outcome.status === 'cancelled') records.push({ ...recordOf(outcome.item), error: 'not started: the matrix run was stopped' });
   records.sort((left, right) => left.combination.localeCompare(right.combination) || left.repeat - right.repeat);
   const summary: MatrixSummary = {
     schema_version: 1,

@@ -83,3 +83,15 @@ export {
   type SuiteProgressReporter,
   type SuiteProgressReporterOptions,
 } from './suite/suite-progress-reporter.js';
+
+// Benchmarks across models
+export { modelFolderName, parseModelList, providerOf, readModelList } from './benchmark/model-list.js';
+export { probeModel, type ModelProbe, type ProbeOutcome } from './benchmark/probe-model.js';
+export {
+  runModelBenchmark,
+  type BenchAttemptInput,
+  type BenchProgressEvent,
+  type ModelBenchmarkOptions,
+  type ModelBenchmarkRun,
+  type ModelBenchmarkRunEntry,
+} from './benchmark/run-model-benchmark.js';

@@ -51,14 +51,11 @@ export { resolveServedPath, serveReport, type ReportServer, type ServeReportOpti
 
 // Benchmarks across models
 export { BenchInputError } from './errors/bench-input-error.js';
-export { modelFolderName, parseModelList, providerOf } from './bench/model-list.js';
 export {
-  runModelBenchmark,
-  type BenchAttemptInput,
-  type BenchProgressEvent,
+  summarizeModelBenchmark,
   type ModelBenchmarkEntry,
-  type ModelBenchmarkOptions,
   type ModelBenchmarkResult,
+  type ModelBenchmarkRunInput,
   type ProbeOutcome,
-} from './bench/run-model-benchmark.js';
+} from './bench/summarize-model-benchmark.js';
 export { formatBenchTable } from './bench/format-bench-table.js';

@@ -1,12 +1,8 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { createLlmClient, resolveLlmConfig } from '@agentbench/agent-loop';
-import { DEFAULT_SKIP_LABELS, interruptOnSignals, loadMirrorMap, RepoCache, runAgentAttempt } from '@agentbench/harness';
-import { timestampForPath } from '@agentbench/schemas/internal';
-import { formatBenchTable, parseModelList, runModelBenchmark, type BenchProgressEvent, type ProbeOutcome } from '@agentbench/report';
-import { formatIssue, loadSuite, loadTask, readInputText, type LoadedTask } from '@agentbench/schemas';
+import { interruptOnSignals, runModelBenchmark, type BenchProgressEvent } from '@agentbench/harness';
+import { formatBenchTable, summarizeModelBenchmark } from '@agentbench/report';
+import { formatIssue } from '@agentbench/schemas';
 import { UsageError } from '../usage-error.js';
 
 export interface BenchModelsArguments {
@@ -25,22 +21,7 @@ export interface BenchModelsArguments {
   json: boolean;
 }
 
-/** A cheap call: does the model answer at all (key, name, quota)? */
-async function probeModel(model: string, signal?: AbortSignal): Promise<ProbeOutcome> {
-  const config = resolveLlmConfig({ model, maxRetries: 0, timeoutMs: 30_000 });
-  const client = createLlmClient({ ...config.client, sampling: { maxOutputTokens: 16 } });
-  const response = await client.complete({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], ...(signal === undefined ? {} : { signal }) });
-  return { isAnswering: true, message: `answered ${JSON.stringify((response.text ?? '').slice(0, 40))}` };
-}
-
-async function readModels(value: string): Promise<string[]> {
-  // A path to a models.txt, or the names themselves.
-  // Read like every input file: a regular file, bounded, UTF-8 text (a FIFO or /dev/zero is refused).
-  if (existsSync(value)) return parseModelList(await readInputText(value), value);
-  return parseModelList(value, '--models');
-}
-
-function describeProgress(event: BenchProgressEvent): string {
+function describeProgress(event: Exclude<BenchProgressEvent, { type: 'task-warning' }>): string {
   switch (event.type) {
     case 'probe':
       return `probe ${event.model}: ${event.outcome.isAnswering ? 'ok' : `no answer, dropped (${event.outcome.message})`}`;
@@ -76,54 +57,33 @@ export const benchModelsCommand: CommandModule<object, BenchModelsArguments> = {
       .example('$0 bench-models --task tasks/custom-dev/toy_fail_pytest/task.yaml --models scripts/models.txt --probe', 'Every model of models.txt on one task')
       .example('$0 bench-models --suite custom-dev --models openai/gpt-4o,anthropic/claude-3.5-sonnet --runs 5 -j 4', 'pass@5 of two models on a suite'),
   handler: async (argv) => {
-    const models = await readModels(argv.models);
-    let tasks: LoadedTask[];
-    if (argv.task !== undefined) {
-      tasks = [await loadTask(argv.task)];
-    } else {
-      const suite = await loadSuite(argv.tasks, argv.suite as string);
-      const skipped = argv['include-flaky'] ? [] : DEFAULT_SKIP_LABELS;
-      tasks = suite.tasks.filter((loaded) => !loaded.task.labels.some((label) => skipped.includes(label)));
-    }
-    for (const warning of tasks.flatMap((loaded) => loaded.warnings)) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
-    const outDir = argv.out ?? path.join('artifacts', 'bench', timestampForPath());
-    const mirrors = await loadMirrorMap();
-    const cache = new RepoCache();
     const controller = new AbortController();
     const removeHandlers = interruptOnSignals(controller);
     const maxSteps = argv['max-steps'];
     const perProvider = argv['per-provider'];
-    let result;
+    let run;
     try {
-      result = await runModelBenchmark({
-        models,
-        tasks,
-        taskName: (loaded) => loaded.task.id,
+      run = await runModelBenchmark({
+        models: argv.models,
+        ...(argv.task === undefined ? { suite: argv.suite as string, tasksDir: argv.tasks, includeFlaky: argv['include-flaky'] } : { task: argv.task }),
         runs: argv.runs,
         concurrency: argv.j,
         ...(perProvider === undefined ? {} : { perProviderConcurrency: perProvider }),
-        outDir,
+        ...(argv.out === undefined ? {} : { outDir: argv.out }),
+        probe: argv.probe,
+        variant: argv.variant,
+        ...(maxSteps === undefined ? {} : { maxSteps }),
         signal: controller.signal,
-        ...(argv.probe ? { probe: probeModel } : {}),
-        // Each attempt's baseline is skipped: validate the suite once with `ab validate-suite`.
-        runAttempt: async ({ task, model, outDir: modelDir, signal }) => {
-          await runAgentAttempt({
-            task,
-            mirrors,
-            cache,
-            variant: argv.variant,
-            model,
-            outDir: modelDir,
-            skipBaseline: true,
-            ...(maxSteps === undefined ? {} : { maxSteps }),
-            ...(signal === undefined ? {} : { signal }),
-          });
+        onProgress: (event) => {
+          // Warnings always go to stderr; progress lines only with the table.
+          if (event.type === 'task-warning') process.stderr.write(`warning: ${formatIssue(event.issue)}\n`);
+          else if (!argv.json) process.stderr.write(`${describeProgress(event)}\n`);
         },
-        ...(argv.json ? {} : { onProgress: (event: BenchProgressEvent) => process.stderr.write(`${describeProgress(event)}\n`) }),
       });
     } finally {
       removeHandlers();
     }
+    const result = await summarizeModelBenchmark(run);
     if (argv.json) process.stdout.write(await readFile(result.summaryFile, 'utf8'));
     else process.stdout.write(formatBenchTable(result));
     if (result.entries.every((entry) => entry.summary === null)) process.exitCode = 1;

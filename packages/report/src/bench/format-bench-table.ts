@@ -1,5 +1,5 @@
 import { formatCost, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
-import type { ModelBenchmarkResult } from './run-model-benchmark.js';
+import type { ModelBenchmarkResult } from './summarize-model-benchmark.js';
 
 function pad(cells: string[][]): string[] {
   const widths = cells[0]?.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length))) ?? [];

@@ -1,4 +1,6 @@
-import { BenchInputError } from '../errors/bench-input-error.js';
+import { existsSync } from 'node:fs';
+import { readInputText } from '@agentbench/schemas';
+import { ConfigurationError } from '@agentbench/schemas';
 
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$/;
 
@@ -15,12 +17,21 @@ export function parseModelList(text: string, source: string): string[] {
     if (name === '') return;
     if (!MODEL_NAME.test(name)) {
       const where = text.includes('\n') ? `${source}:${index + 1}` : `${source} (entry ${index + 1})`;
-      throw new BenchInputError(`${where}: "${name}" is not a model name (expected e.g. anthropic/claude-3.5-sonnet)`);
+      throw new ConfigurationError(where, `"${name}" is not a model name (expected e.g. anthropic/claude-3.5-sonnet)`);
     }
     if (!models.includes(name)) models.push(name);
   });
-  if (models.length === 0) throw new BenchInputError(`${source}: no model names (one per line, or a comma-separated list)`);
+  if (models.length === 0) throw new ConfigurationError(source, 'no model names (one per line, or a comma-separated list)');
   return models;
+}
+
+/**
+ * `--models`: a path to a models.txt, or the names themselves. The file is read like every input
+ * file (a regular file, bounded, UTF-8 text: a FIFO or /dev/zero is refused).
+ */
+export async function readModelList(value: string): Promise<string[]> {
+  if (existsSync(value)) return parseModelList(await readInputText(value), value);
+  return parseModelList(value, '--models');
 }
 
 /** The provider a model is rate-limited under: the part before the first `/` (`openai/gpt-4o` → `openai`). */

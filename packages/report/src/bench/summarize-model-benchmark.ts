@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { writeJsonAtomic } from '@agentbench/schemas';
+import type { ReportModel } from '../model/report-model.js';
+import { readRunFolders } from '../read/read-run-folders.js';
+import { summarizeGroup, type GroupSummary } from '../summary/summarize-report.js';
+
+/** A probe's answer, as the benchmark recorded it. */
+export interface ProbeOutcome {
+  isAnswering: boolean;
+  message: string;
+}
+
+/** What a benchmark ran: `runModelBenchmark` of @agentbench/harness returns it. */
+export interface ModelBenchmarkRunInput {
+  outDir: string;
+  runs: number;
+  taskCount: number;
+  entries: ReadonlyArray<{ model: string; folder: string; probe?: ProbeOutcome; isDropped: boolean; errors: readonly string[] }>;
+}
+
+export interface ModelBenchmarkEntry {
+  model: string;
+  /** Absolute artifact folder of the model. */
+  folder: string;
+  probe?: ProbeOutcome;
+  /** Dropped by the probe: never run. */
+  isDropped: boolean;
+  /** Attempts that threw instead of recording a result (configuration errors, our bugs). */
+  errors: string[];
+  /** Figures read back from the model's folder; null when it holds no attempt. */
+  summary: GroupSummary | null;
+}
+
+export interface ModelBenchmarkResult {
+  outDir: string;
+  runs: number;
+  taskCount: number;
+  entries: ModelBenchmarkEntry[];
+  /** `<outDir>/bench-summary.json`. */
+  summaryFile: string;
+}
+
+function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown {
+  return {
+    out_dir: result.outDir,
+    runs: result.runs,
+    tasks: result.taskCount,
+    models: result.entries.map((entry) => ({
+      model: entry.model,
+      folder: entry.folder,
+      dropped: entry.isDropped,
+      probe: entry.probe === undefined ? null : { answering: entry.probe.isAnswering, message: entry.probe.message },
+      errors: entry.errors,
+      attempts: entry.summary?.attempts ?? 0,
+      passed: entry.summary?.passed ?? 0,
+      pass_rate: entry.summary?.passRate.rate ?? null,
+      pass_rate_interval: entry.summary === null ? null : [entry.summary.passRate.interval.lower, entry.summary.passRate.interval.upper],
+      pass_at_k: entry.summary?.passAtK.map((estimate) => ({ k: estimate.k, value: estimate.value })) ?? [],
+      mean_steps: entry.summary?.meanSteps ?? null,
+      mean_tokens: entry.summary?.meanTokens ?? null,
+      mean_cost_usd: entry.summary?.meanCostUsd ?? null,
+      total_cost_usd: entry.summary?.totalCostUsd ?? null,
+      mean_duration_sec: entry.summary?.meanDurationSec ?? null,
+      failures_by_reason: entry.summary?.failuresByReason ?? {},
+    })),
+  };
+}
+
+/**
+ * The figures of a model benchmark, read back from each model's folder like any report (pass rate
+ * with its interval, pass@k over the repeats, mean steps, tokens, cost, time, failures by reason),
+ * and written to `<outDir>/bench-summary.json`.
+ */
+export async function summarizeModelBenchmark(run: ModelBenchmarkRunInput): Promise<ModelBenchmarkResult> {
+  const entries: ModelBenchmarkEntry[] = [];
+  for (const ran of run.entries) {
+    const entry: ModelBenchmarkEntry = { model: ran.model, folder: ran.folder, isDropped: ran.isDropped, errors: [...ran.errors], summary: null, ...(ran.probe === undefined ? {} : { probe: ran.probe }) };
+    entries.push(entry);
+    if (entry.isDropped) continue;
+    let model: ReportModel;
+    try {
+      model = await readRunFolders([entry.folder]);
+    } catch {
+      continue; // No attempt recorded (every one threw): the entry's errors say why.
+    }
+    entry.summary = summarizeGroup(entry.model, entry.model, model.rows);
+  }
+  const result = { outDir: run.outDir, runs: run.runs, taskCount: run.taskCount, entries };
+  const summaryFile = path.join(run.outDir, 'bench-summary.json');
+  await writeJsonAtomic(summaryFile, summaryJson(result));
+  return { ...result, summaryFile };
+}

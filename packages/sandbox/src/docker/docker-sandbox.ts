@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { lstat, mkdir, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { Readable, type Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import { ulid } from 'ulid';
 import { SandboxError } from '../errors/sandbox-error.js';
@@ -33,7 +33,7 @@ import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './mai
 import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js';
 import { removeContainer } from './remove-container.js';
 import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
-import { tarEnd, tarFileEntries, tarHostEntries, tarHostPath, type TarOwner } from './tar-archive.js';
+import { packTar, type TarOwner, type TarPart } from './tar-archive.js';
 
 export interface DockerSandboxOptions {
   /** Engine client; default: one shared per process (DOCKER_HOST or /var/run/docker.sock). */
@@ -265,7 +265,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     const channel = await this.usableChannel();
     if (hostStats.isDirectory()) {
       const target = await channel.makeDirectory(absolute);
-      await this.putArchive(Readable.from(tarHostPath(hostPath, '.', await channel.commandUser())), target, 'copyIn');
+      await this.putArchive(packTar([{ hostPath, rootName: '.' }], await channel.commandUser()), target, 'copyIn');
       return;
     }
     if (absolute === this.workdir) throw new SandboxError('not_a_directory', `copyIn: cannot replace the workspace folder with the file "${hostPath}"`, { subject: sandboxPath });
@@ -275,7 +275,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       throw new SandboxError('not_a_directory', `copyIn: "${sandboxPath}" is a folder in the sandbox; "${hostPath}" is a file`, { subject: sandboxPath });
     }
     const parent = await channel.makeDirectory(posix.dirname(absolute));
-    await this.putArchive(Readable.from(tarHostPath(hostPath, posix.basename(absolute), await channel.commandUser())), parent, 'copyIn');
+    await this.putArchive(packTar([{ hostPath, rootName: posix.basename(absolute) }], await channel.commandUser()), parent, 'copyIn');
   }
 
   /** Copies a sandbox file or folder out to `hostPath` (a folder lands as `hostPath` itself). */
@@ -355,13 +355,10 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       if (relative === '') throw new SandboxError('invalid_spec', `SandboxSpec.files: "${path}" names the workspace folder itself, not a file`, { subject: path });
       return { path: relative, data: typeof content === 'string' ? Buffer.from(content, 'utf8') : content };
     });
-    const hostWorkspace = this.spec.hostWorkspace;
-    async function* archive(): AsyncGenerator<Buffer> {
-      if (hostWorkspace !== undefined) yield* tarHostEntries(hostWorkspace, '.', owner);
-      yield* tarFileEntries(files, owner);
-      yield tarEnd();
-    }
-    await this.putArchive(Readable.from(archive()), this.workdir, 'fill the workspace');
+    const parts: TarPart[] = [];
+    if (this.spec.hostWorkspace !== undefined) parts.push({ hostPath: this.spec.hostWorkspace, rootName: '.' });
+    parts.push({ files });
+    await this.putArchive(packTar(parts, owner), this.workdir, 'fill the workspace');
   }
 
   private async putArchive(archive: Readable, containerPath: string, action: string): Promise<void> {
@@ -369,6 +366,8 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       // The engine extracts as root and keeps the owner ids written in the archive.
       await this.container.putArchive(archive, { path: containerPath });
     } catch (error) {
+      // Stops reading the host for an archive nobody takes any more.
+      archive.destroy();
       throw toSandboxError(this.docker, error, { action: `${action} (write into ${containerPath})` });
     }
   }

@@ -7,7 +7,7 @@ import type { FileEntry } from '../sandbox.js';
 import type { CommandChannel } from '../executor/command-channel.js';
 import { toSandboxError } from './docker-errors.js';
 import { execExitCode, startAttachedExec } from './engine-exec.js';
-import { tarSingleFile } from './tar-archive.js';
+import { packTar } from './tar-archive.js';
 
 const markerName = 'AGENTBENCH_COMMAND_ID';
 
@@ -102,7 +102,7 @@ export class EngineExecChannel implements CommandChannel {
     const parent = await this.makeDirectory(posix.dirname(path));
     try {
       const owner = await this.commandUser();
-      await this.container.putArchive(tarSingleFile(posix.basename(status.realPath), data, 0o644, owner), { path: parent });
+      await this.container.putArchive(packTar([{ files: [{ path: posix.basename(status.realPath), data, mode: 0o644 }] }], owner), { path: parent });
     } catch (error) {
       throw toSandboxError(this.docker, error, { action: `write ${path}` });
     }

@@ -5,7 +5,27 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractTarToHost } from './extract-to-host.js';
-import { encodeTarHeader, readTar, tarEnd, tarHostPath, tarPadding, tarSingleFile, type TarEntryHeader } from './tar-archive.js';
+import { packTar, readTar, type TarEntryHeader, type TarPart } from './tar-archive.js';
+
+function tarHostPath(hostPath: string, rootName: string): AsyncIterable<Buffer> {
+  return packTar([{ hostPath, rootName }]);
+}
+
+function tarFiles(files: Array<{ path: string; data: Buffer; mode?: number }>, owner?: { uid: number; gid: number }): AsyncIterable<Buffer> {
+  const parts: TarPart[] = [{ files }];
+  return owner === undefined ? packTar(parts) : packTar(parts, owner);
+}
+
+/** Rewrites a header field of the first entry and its checksum, as a hostile archive could. */
+function withHeaderField(archive: Buffer, offset: number, value: Buffer): Buffer {
+  const copy = Buffer.from(archive);
+  value.copy(copy, offset);
+  copy.fill(0x20, 148, 156);
+  let checksum = 0;
+  for (let index = 0; index < 512; index++) checksum += copy[index]!;
+  copy.write(`${checksum.toString(8).padStart(6, '0')}\u0000 `, 148, 8, 'ascii');
+  return copy;
+}
 
 const hasTar = spawnSync('tar', ['--version']).status === 0;
 const longName = `${'a-rather-long-folder-name/'.repeat(6)}${'and-a-long-file-name-'.repeat(4)}.txt`;
@@ -48,20 +68,23 @@ describe('tar archive', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('writes headers that carry their checksum and pads bodies to 512 bytes', () => {
-    const header = encodeTarHeader({ path: 'file.txt', type: 'file', size: 5, mode: 0o644, mtime: new Date(0) });
-    expect(header.length).toBe(512);
-    expect(header.subarray(257, 262).toString()).toBe('ustar');
-    expect(tarPadding(5).length).toBe(507);
-    expect(tarPadding(1024).length).toBe(0);
-    expect(tarEnd().every((byte) => byte === 0)).toBe(true);
+  it('writes whole blocks ending in two zero blocks, with the given owner and modes (0 included)', async () => {
+    const archive = await collect(tarFiles([{ path: 'file.txt', data: Buffer.from('hello'), mode: 0o640 }, { path: 'closed', data: Buffer.alloc(0), mode: 0 }], { uid: 1000, gid: 1001 }));
+    expect(archive.length % 512).toBe(0);
+    expect(archive.subarray(-1024).every((byte) => byte === 0)).toBe(true);
+    const entries = await entriesOf(archive);
+    expect(entries).toMatchObject([
+      { path: 'file.txt', type: 'file', size: 5, mode: 0o640, uid: 1000, gid: 1001, body: 'hello' },
+      { path: 'closed', type: 'file', size: 0, mode: 0 },
+    ]);
   });
 
-  it('uses a pax header for long and non-ASCII names', () => {
-    const header = encodeTarHeader({ path: longName, type: 'file', size: 0, mode: 0o644, mtime: new Date(0) });
-    expect(header.length).toBe(512 * 3);
-    expect(String.fromCharCode(header[156]!)).toBe('x');
-    expect(header.subarray(512, 1024).toString()).toContain(`path=${longName}\n`);
+  it('uses a pax header for names ustar cannot hold (long, non-ASCII)', async () => {
+    const unsplittable = `${'x'.repeat(150)}.txt`;
+    const archive = await collect(tarFiles([{ path: unsplittable, data: Buffer.alloc(0) }, { path: longName, data: Buffer.alloc(0) }, { path: 'ünïcode.txt', data: Buffer.alloc(0) }]));
+    expect(String.fromCharCode(archive[156]!)).toBe('x');
+    expect(archive.subarray(512, 1024).toString()).toContain(`path=${unsplittable}\n`);
+    expect((await entriesOf(archive)).map((entry) => entry.path)).toEqual([unsplittable, longName, 'ünïcode.txt']);
   });
 
   it('round-trips a folder: names, modes, bodies, links, whatever the chunking', async () => {
@@ -86,10 +109,7 @@ describe('tar archive', () => {
   });
 
   it('skips an unread body and reads the next entry', async () => {
-    const archive = Buffer.concat([
-      tarSingleFile('first.txt', Buffer.alloc(1000, 65)).subarray(0, -1024),
-      tarSingleFile('second.txt', Buffer.from('second')),
-    ]);
+    const archive = await collect(tarFiles([{ path: 'first.txt', data: Buffer.alloc(1000, 65) }, { path: 'second.txt', data: Buffer.from('second') }]));
     const seen: string[] = [];
     await readTar(Readable.from([archive]), async (header, body) => {
       if (header.path === 'second.txt') seen.push((await collect(body)).toString());
@@ -98,10 +118,36 @@ describe('tar archive', () => {
     expect(seen).toEqual(['first.txt', 'second']);
   });
 
-  it('refuses something that is not a tar archive', async () => {
-    await expect(readTar(Readable.from([Buffer.alloc(512, 7)]), async () => undefined)).rejects.toThrow(/checksum/);
-    const truncated = tarSingleFile('file.txt', Buffer.alloc(2000, 1)).subarray(0, 1024);
-    await expect(readTar(Readable.from([truncated]), async () => undefined)).rejects.toThrow(/ends inside an entry|middle of a block/);
+  it('refuses something that is not a tar archive, or a truncated one', async () => {
+    await expect(readTar(Readable.from([Buffer.alloc(512, 7)]), async () => undefined)).rejects.toThrow(/unreadable archive \(Invalid tar header/);
+    const truncated = (await collect(tarFiles([{ path: 'file.txt', data: Buffer.alloc(2000, 1) }]))).subarray(0, 1024);
+    await expect(readTar(Readable.from([truncated]), async () => undefined)).rejects.toThrow(/unreadable archive \(Unexpected end of data/);
+    const seen: string[] = [];
+    await expect(
+      readTar(Readable.from([truncated]), async (header, body) => {
+        seen.push(header.path);
+        await collect(body);
+      }),
+    ).rejects.toThrow(/unreadable archive/);
+    expect(seen).toEqual(['file.txt']);
+  });
+
+  it('refuses a header whose size is negative (base-256)', async () => {
+    const archive = await collect(tarFiles([{ path: 'file.txt', data: Buffer.from('x') }]));
+    const negative = withHeaderField(archive, 124, Buffer.from([0xff, ...Array<number>(10).fill(0xff), 0xfe]));
+    await expect(readTar(Readable.from([negative]), async () => undefined)).rejects.toThrow(/impossible size/);
+  });
+
+  it('stops at the first entry whose handler throws, with its error', async () => {
+    const archive = await collect(tarFiles([{ path: 'a', data: Buffer.alloc(100_000, 1) }, { path: 'b', data: Buffer.from('b') }]));
+    const seen: string[] = [];
+    await expect(
+      readTar(Readable.from([archive.subarray(0, 600), archive.subarray(600)]), async (header) => {
+        seen.push(header.path);
+        throw new Error(`refused ${header.path}`);
+      }),
+    ).rejects.toThrow('refused a');
+    expect(seen).toEqual(['a']);
   });
 
   it('extracts to the host under a new name, links last, and refuses entries outside the root', async () => {
@@ -110,10 +156,7 @@ describe('tar archive', () => {
     expect(await readFile(join(destination, longName), 'utf8')).toBe('long\n');
     expect((await stat(join(destination, 'sub', 'run.sh'))).mode & 0o777).toBe(0o755);
     expect(await readlink(join(destination, 'link'))).toBe('sub/run.sh');
-    const evil = Buffer.concat([
-      encodeTarHeader({ path: 'root/../../escaped.txt', type: 'file', size: 0, mode: 0o644, mtime: new Date() }),
-      tarEnd(),
-    ]);
+    const evil = await collect(tarFiles([{ path: 'root/../../escaped.txt', data: Buffer.alloc(0) }]));
     await expect(extractTarToHost(Readable.from([evil]), { archiveRoot: 'root', hostPath: join(folder, 'evil') })).rejects.toThrow(/unexpected archive entry/);
   });
 

@@ -1,16 +1,21 @@
 /**
- * A minimal tar (POSIX ustar + pax extended headers) writer and streaming reader, enough
- * for the Engine API's archive endpoints (`putArchive`/`getArchive`): files, folders,
- * symbolic and hard links, long names. Written here rather than adding a dependency:
- * `tar-stream` only reaches us through dockerode, and this is about 300 lines.
+ * Tar archives for the Engine API's archive endpoints (`putArchive`/`getArchive`), on
+ * `tar-stream` (the version dockerode already brings): the format itself (ustar, pax and
+ * GNU long names, checksums, padding) is the library's; what stays here is what the
+ * library does not decide for us: which host entries go in (links stored, never
+ * followed; sockets and devices skipped; a file cut or padded to the size announced
+ * when it changes while read) and a reader that hands each entry to an async handler and
+ * refuses headers it cannot trust (a size that is not a whole number of bytes).
+ *
+ * Security checks on what an archive contains (names, links, modes) are not here: they
+ * belong to the one place that writes a sandbox's archive to the host,
+ * `extractTarToHost`.
  */
 import { createReadStream } from 'node:fs';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-
-const blockSize = 512;
-const zeroBlock = Buffer.alloc(blockSize);
-const maximumOctalSize = 0o77777777777;
+import type { Readable, Writable } from 'node:stream';
+import tarStream from 'tar-stream';
 
 export type TarEntryType = 'file' | 'directory' | 'symlink' | 'hardlink' | 'other';
 
@@ -28,372 +33,247 @@ export interface TarEntryHeader {
   gid?: number;
 }
 
-// ---------------------------------------------------------------- writer
-
-/** Header block(s) for one entry: a pax header first when a field does not fit ustar. */
-export function encodeTarHeader(entry: TarEntryHeader): Buffer {
-  const name = entry.type === 'directory' && !entry.path.endsWith('/') ? `${entry.path}/` : entry.path;
-  const linkName = entry.linkTarget ?? '';
-  const size = entry.type === 'file' ? entry.size : 0;
-  const paxRecords: Array<[string, string]> = [];
-  if (Buffer.byteLength(name) > 100 || !isAscii(name)) paxRecords.push(['path', name]);
-  if (Buffer.byteLength(linkName) > 100 || !isAscii(linkName)) paxRecords.push(['linkpath', linkName]);
-  if (size > maximumOctalSize) paxRecords.push(['size', String(size)]);
-  const blocks: Buffer[] = [];
-  if (paxRecords.length > 0) {
-    const body = Buffer.from(paxRecords.map(([key, value]) => paxRecord(key, value)).join(''));
-    blocks.push(ustarHeader({ name: 'PaxHeader', typeFlag: 'x', size: body.length, mode: 0o644, mtime: entry.mtime }));
-    blocks.push(padToBlock(body));
-  }
-  blocks.push(
-    ustarHeader({
-      name: truncateBytes(name, 100),
-      linkName: truncateBytes(linkName, 100),
-      typeFlag: typeFlagOf(entry.type),
-      size: size > maximumOctalSize ? 0 : size,
-      mode: entry.mode,
-      mtime: entry.mtime,
-      uid: entry.uid ?? 0,
-      gid: entry.gid ?? 0,
-    }),
-  );
-  return Buffer.concat(blocks);
-}
-
-/** The two zero blocks that end an archive. */
-export function tarEnd(): Buffer {
-  return Buffer.alloc(blockSize * 2);
-}
-
-/** Zero bytes that pad a body of `size` bytes to a whole block. */
-export function tarPadding(size: number): Buffer {
-  const remainder = size % blockSize;
-  return remainder === 0 ? Buffer.alloc(0) : Buffer.alloc(blockSize - remainder);
-}
-
-/**
- * Streams a host file or folder as a tar archive whose top entry is `rootName`; with
- * `.`, a folder's contents sit at the top (and the folder itself has no entry, so the
- * destination keeps its own mode). Links are stored as links, never followed; sockets
- * and devices are skipped. Owner ids are written as `owner`.
- */
-export async function* tarHostPath(hostPath: string, rootName: string, owner: TarOwner = { uid: 0, gid: 0 }): AsyncGenerator<Buffer> {
-  yield* tarHostEntries(hostPath, rootName, owner);
-  yield tarEnd();
-}
-
 export interface TarOwner {
   uid: number;
   gid: number;
 }
 
-/** The entries of `tarHostPath` without the end-of-archive blocks, to combine with others. */
-export async function* tarHostEntries(hostPath: string, rootName: string, owner: TarOwner = { uid: 0, gid: 0 }): AsyncGenerator<Buffer> {
+/** An in-memory file (`path` relative, `/`-separated). */
+export interface TarFile {
+  path: string;
+  data: Uint8Array;
+  mode?: number;
+}
+
+/**
+ * What goes into an archive, in order: a host file or folder whose top entry is
+ * `rootName` (with `.`, a folder's contents sit at the top and the folder itself has no
+ * entry, so the destination keeps its own mode), or in-memory files.
+ */
+export type TarPart = { hostPath: string; rootName: string } | { files: Iterable<TarFile> };
+
+// The largest size a ustar header holds (11 octal digits); larger ones go in a pax record.
+const maximumOctalSize = 0o77777777777;
+const rootOwner: TarOwner = { uid: 0, gid: 0 };
+
+// ---------------------------------------------------------------- writer
+
+/**
+ * A tar stream of `parts`, read lazily (host files are read as the consumer pulls).
+ * Owner ids are written as `owner`. A failure while reading the host destroys the
+ * stream with that error.
+ */
+export function packTar(parts: TarPart[], owner: TarOwner = rootOwner): Readable {
+  const pack = tarStream.pack();
+  void writeParts(pack, parts, owner).then(
+    () => pack.finalize(),
+    (error: unknown) => pack.destroy(error as Error),
+  );
+  return pack;
+}
+
+async function writeParts(pack: tarStream.Pack, parts: TarPart[], owner: TarOwner): Promise<void> {
+  for (const part of parts) {
+    if ('hostPath' in part) await writeHostPath(pack, part.hostPath, part.rootName, owner);
+    else for (const file of part.files) await writeFile(pack, file, owner);
+  }
+}
+
+interface EntryHeader {
+  name: string;
+  type: 'file' | 'directory' | 'symlink';
+  size?: number;
+  /** Permission bits. */
+  mode: number;
+  mtime: Date;
+  linkname?: string;
+}
+
+/** Headers as tar-stream takes them, for `owner`. */
+function packHeader(entry: EntryHeader, owner: TarOwner): tarStream.Headers {
+  const typeBits = { file: 0o100000, directory: 0o040000, symlink: 0o120000 }[entry.type];
+  const header: tarStream.Headers & { pax?: Record<string, string> } = {
+    ...entry,
+    // tar-stream replaces a mode of 0 by its default; the file-type bits keep it nonzero
+    // and are masked off when the header is written.
+    mode: typeBits | (entry.mode & 0o7777),
+    uid: owner.uid,
+    gid: owner.gid,
+  };
+  if ((entry.size ?? 0) > maximumOctalSize) header.pax = { size: String(entry.size) };
+  return header;
+}
+
+async function writeFile(pack: tarStream.Pack, file: TarFile, owner: TarOwner): Promise<void> {
+  const data = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+  const header = packHeader({ name: file.path, type: 'file', size: data.length, mode: file.mode ?? 0o644, mtime: new Date() }, owner);
+  await new Promise<void>((resolve, reject) => pack.entry(header, data, (error) => (error ? reject(error) : resolve())));
+}
+
+/** A host file or folder, depth first in name order. Links are stored as links, never followed. */
+async function writeHostPath(pack: tarStream.Pack, hostPath: string, rootName: string, owner: TarOwner): Promise<void> {
   const pending: Array<{ hostPath: string; name: string }> = [{ hostPath, name: rootName }];
   while (pending.length > 0) {
     const next = pending.shift()!;
     const stats = await lstat(next.hostPath);
-    const common = { path: next.name, mode: stats.mode & 0o7777, mtime: stats.mtime, uid: owner.uid, gid: owner.gid };
+    const common = { name: next.name, mode: stats.mode, mtime: stats.mtime };
     if (stats.isDirectory()) {
-      if (next.name !== '.') yield encodeTarHeader({ ...common, type: 'directory', size: 0 });
+      if (next.name !== '.') await writeBodyless(pack, packHeader({ ...common, type: 'directory' }, owner));
       const names = (await readdir(next.hostPath)).sort();
       pending.unshift(...names.map((name) => ({ hostPath: join(next.hostPath, name), name: next.name === '.' ? name : `${next.name}/${name}` })));
     } else if (stats.isSymbolicLink()) {
-      yield encodeTarHeader({ ...common, type: 'symlink', size: 0, linkTarget: await readlink(next.hostPath) });
+      await writeBodyless(pack, packHeader({ ...common, type: 'symlink', linkname: await readlink(next.hostPath) }, owner));
     } else if (stats.isFile()) {
-      yield encodeTarHeader({ ...common, type: 'file', size: stats.size });
-      let written = 0;
-      if (stats.size > 0) {
-        for await (const chunk of createReadStream(next.hostPath, { highWaterMark: 256 * 1024, end: stats.size - 1 })) {
-          const buffer = chunk as Buffer;
-          // A file that grows while we read is cut at the size the header announced.
-          const piece = buffer.subarray(0, Math.max(0, stats.size - written));
-          written += piece.length;
-          if (piece.length > 0) yield piece;
-          if (written >= stats.size) break;
-        }
-      }
-      // A file that shrank meanwhile is padded to keep the archive well formed.
-      if (written < stats.size) yield Buffer.alloc(stats.size - written);
-      yield tarPadding(stats.size);
+      await writeHostFile(pack, next.hostPath, packHeader({ ...common, type: 'file', size: stats.size }, owner), stats.size);
+    }
+    // Sockets, FIFOs and devices: not ours to recreate in a sandbox.
+  }
+}
+
+function writeBodyless(pack: tarStream.Pack, header: tarStream.Headers): Promise<void> {
+  return new Promise((resolve, reject) => pack.entry(header, (error) => (error ? reject(error) : resolve())));
+}
+
+async function writeHostFile(pack: tarStream.Pack, hostPath: string, header: tarStream.Headers, size: number): Promise<void> {
+  let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  const written = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  const sink = pack.entry(header, (error) => (error ? settle?.reject(error) : settle?.resolve()));
+  let count = 0;
+  if (size > 0) {
+    for await (const chunk of createReadStream(hostPath, { highWaterMark: 256 * 1024, end: size - 1 })) {
+      // A file that grows while we read is cut at the size the header announced.
+      const piece = (chunk as Buffer).subarray(0, Math.max(0, size - count));
+      count += piece.length;
+      if (piece.length > 0) await writeWithBackpressure(sink, piece);
+      if (count >= size) break;
     }
   }
+  // A file that shrank meanwhile is padded, or tar-stream would fail the whole archive.
+  if (count < size) await writeWithBackpressure(sink, Buffer.alloc(size - count));
+  sink.end();
+  await written;
 }
 
-/** Entries for in-memory files (`path` relative, `/`-separated), without the end blocks. */
-export function* tarFileEntries(files: Iterable<{ path: string; data: Uint8Array; mode?: number }>, owner: TarOwner = { uid: 0, gid: 0 }): Generator<Buffer> {
-  const mtime = new Date();
-  for (const file of files) {
-    yield encodeTarHeader({ path: file.path, type: 'file', size: file.data.length, mode: file.mode ?? 0o644, mtime, uid: owner.uid, gid: owner.gid });
-    yield Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-    yield tarPadding(file.data.length);
-  }
-}
-
-/** A one-file archive held in memory, for small writes. */
-export function tarSingleFile(name: string, data: Uint8Array, mode = 0o644, owner: TarOwner = { uid: 0, gid: 0 }): Buffer {
-  return Buffer.concat([...tarFileEntries([{ path: name, data, mode }], owner), tarEnd()]);
-}
-
-interface UstarFields {
-  name: string;
-  linkName?: string;
-  typeFlag: string;
-  size: number;
-  mode: number;
-  mtime: Date;
-  uid?: number;
-  gid?: number;
-}
-
-function ustarHeader(fields: UstarFields): Buffer {
-  const header = Buffer.alloc(blockSize);
-  header.write(fields.name, 0, 100, 'utf8');
-  writeOctal(header, fields.mode & 0o7777, 100, 8);
-  writeOctal(header, fields.uid ?? 0, 108, 8);
-  writeOctal(header, fields.gid ?? 0, 116, 8);
-  writeOctal(header, fields.size, 124, 12);
-  writeOctal(header, Math.max(0, Math.floor(fields.mtime.getTime() / 1000)), 136, 12);
-  header.write(fields.typeFlag, 156, 1, 'ascii');
-  header.write(fields.linkName ?? '', 157, 100, 'utf8');
-  header.write('ustar\u000000', 257, 8, 'ascii');
-  header.fill(0x20, 148, 156);
-  let checksum = 0;
-  for (const byte of header) checksum += byte;
-  header.write(`${checksum.toString(8).padStart(6, '0')}\u0000 `, 148, 8, 'ascii');
-  return header;
-}
-
-function writeOctal(header: Buffer, value: number, offset: number, length: number): void {
-  header.write(`${Math.floor(value).toString(8).padStart(length - 1, '0')}\u0000`, offset, length, 'ascii');
-}
-
-function paxRecord(key: string, value: string): string {
-  const payload = ` ${key}=${value}\n`;
-  const payloadLength = Buffer.byteLength(payload);
-  // The length prefix counts its own digits.
-  let length = payloadLength + String(payloadLength).length;
-  if (String(length).length !== String(payloadLength).length) length = payloadLength + String(length).length;
-  return `${length}${payload}`;
-}
-
-function padToBlock(body: Buffer): Buffer {
-  return Buffer.concat([body, tarPadding(body.length)]);
-}
-
-function typeFlagOf(type: TarEntryType): string {
-  switch (type) {
-    case 'directory':
-      return '5';
-    case 'symlink':
-      return '2';
-    case 'hardlink':
-      return '1';
-    default:
-      return '0';
-  }
-}
-
-function isAscii(text: string): boolean {
-  return /^[\x20-\x7e]*$/.test(text);
-}
-
-function truncateBytes(text: string, limit: number): string {
-  const bytes = Buffer.from(text);
-  if (bytes.length <= limit) return text;
-  return bytes.subarray(0, limit).toString('utf8').replace(/\uFFFD+$/, '');
+/** Writes `chunk`, then waits for room; rejects when the archive is destroyed meanwhile. */
+function writeWithBackpressure(sink: Writable, chunk: Buffer): Promise<void> {
+  if (sink.write(chunk)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onDrain = (): void => {
+      sink.off('close', onClose);
+      resolve();
+    };
+    const onClose = (): void => {
+      sink.off('drain', onDrain);
+      reject(new Error('tar: the archive was closed while a file was written into it'));
+    };
+    sink.once('drain', onDrain);
+    sink.once('close', onClose);
+  });
 }
 
 // ---------------------------------------------------------------- reader
 
-/** Pulls exact byte counts out of a chunked source. */
-class ByteReader {
-  private readonly chunks: Buffer[] = [];
-  private length = 0;
-  private isDone = false;
-
-  constructor(private readonly iterator: AsyncIterator<Buffer | Uint8Array | string>) {}
-
-  /** Exactly `size` bytes, or undefined at the end of the source (throws if it ends midway). */
-  async read(size: number): Promise<Buffer | undefined> {
-    while (this.length < size && !this.isDone) await this.pull();
-    if (this.length === 0 && this.isDone) return undefined;
-    if (this.length < size) throw new Error(`tar: archive ends in the middle of a block (needed ${size} bytes, had ${this.length})`);
-    return this.take(size);
-  }
-
-  /** `size` bytes in pieces as they arrive. */
-  async *stream(size: number): AsyncGenerator<Buffer> {
-    let remaining = size;
-    while (remaining > 0) {
-      if (this.length === 0) {
-        if (this.isDone) throw new Error(`tar: archive ends inside an entry (${remaining} bytes missing)`);
-        await this.pull();
-        continue;
-      }
-      const piece = this.take(Math.min(remaining, this.length));
-      remaining -= piece.length;
-      yield piece;
-    }
-  }
-
-  private async pull(): Promise<void> {
-    const next = await this.iterator.next();
-    if (next.done === true) {
-      this.isDone = true;
-      return;
-    }
-    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
-    if (chunk.length === 0) return;
-    this.chunks.push(chunk);
-    this.length += chunk.length;
-  }
-
-  private take(size: number): Buffer {
-    const first = this.chunks[0]!;
-    if (first.length >= size) {
-      const piece = first.subarray(0, size);
-      if (first.length === size) this.chunks.shift();
-      else this.chunks[0] = first.subarray(size);
-      this.length -= size;
-      return piece;
-    }
-    const parts: Buffer[] = [];
-    let needed = size;
-    while (needed > 0) {
-      const chunk = this.chunks[0]!;
-      if (chunk.length <= needed) {
-        parts.push(chunk);
-        this.chunks.shift();
-        needed -= chunk.length;
-      } else {
-        parts.push(chunk.subarray(0, needed));
-        this.chunks[0] = chunk.subarray(needed);
-        needed = 0;
-      }
-    }
-    this.length -= size;
-    return Buffer.concat(parts, size);
-  }
-}
-
 /**
  * Reads a tar stream entry by entry. `onEntry` gets the header and the body, which it
- * may consume or ignore (the reader skips what is left). Understands ustar prefixes,
- * pax `path`/`linkpath`/`size` records and GNU long names.
+ * may consume or ignore (what it leaves is skipped); the next entry is read only once
+ * it has returned. A corrupt or truncated archive, or a header with an impossible size,
+ * rejects with `tar: unreadable archive (…)`, and so does an `onEntry` that throws (with
+ * its own error).
  */
 export async function readTar(
   source: AsyncIterable<Buffer | Uint8Array | string>,
   onEntry: (header: TarEntryHeader, body: AsyncIterable<Buffer>) => Promise<void>,
 ): Promise<void> {
-  const reader = new ByteReader(source[Symbol.asyncIterator]());
-  let overrides: Record<string, string> = {};
-  let globalOverrides: Record<string, string> = {};
-  for (;;) {
-    const block = await reader.read(blockSize);
-    if (block === undefined || block.equals(zeroBlock)) return;
-    if (!hasValidChecksum(block)) throw new Error('tar: bad header checksum (not a tar archive, or a corrupt one)');
-    const typeFlag = String.fromCharCode(block[156] ?? 0x30);
-    const size = readNumber(block, 124, 12);
-    if (typeFlag === 'x' || typeFlag === 'g' || typeFlag === 'L' || typeFlag === 'K') {
-      const body = (await reader.read(size + tarPadding(size).length))?.subarray(0, size) ?? Buffer.alloc(0);
-      if (typeFlag === 'x') overrides = { ...overrides, ...parsePax(body) };
-      else if (typeFlag === 'g') globalOverrides = { ...globalOverrides, ...parsePax(body) };
-      else overrides[typeFlag === 'L' ? 'path' : 'linkpath'] = readString(body, 0, body.length);
-      continue;
-    }
-    const fields = { ...globalOverrides, ...overrides };
-    overrides = {};
-    const prefix = block.subarray(257, 262).toString('ascii') === 'ustar' ? readString(block, 345, 155) : '';
-    const baseName = readString(block, 0, 100);
-    let path = fields['path'] ?? (prefix === '' ? baseName : `${prefix}/${baseName}`);
-    const entrySize = fields['size'] === undefined ? size : Number(fields['size']);
-    const type = entryTypeOf(typeFlag, path);
-    path = path.replace(/\/+$/, '');
-    const header: TarEntryHeader = {
-      path,
-      type,
-      size: type === 'file' ? entrySize : 0,
-      mode: readNumber(block, 100, 8) & 0o7777,
-      mtime: new Date(readNumber(block, 136, 12) * 1000),
-      uid: readNumber(block, 108, 8),
-      gid: readNumber(block, 116, 8),
+  const extract = tarStream.extract();
+  let failure: Error | undefined;
+  let fail: (error: Error) => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    fail = (error) => {
+      if (failure !== undefined) return;
+      failure = error;
+      extract.destroy();
+      reject(error);
     };
-    if (type === 'symlink' || type === 'hardlink') header.linkTarget = fields['linkpath'] ?? readString(block, 157, 100);
-    const bodySize = typeFlag === '0' || typeFlag === '\0' || typeFlag === '7' ? entrySize : type === 'other' ? entrySize : 0;
-    let consumed = 0;
-    const body: AsyncIterable<Buffer> = {
-      async *[Symbol.asyncIterator]() {
-        for await (const piece of reader.stream(bodySize - consumed)) {
-          consumed += piece.length;
-          yield piece;
-        }
-      },
-    };
-    await onEntry(header, body);
-    // Whatever the handler left unread.
-    for await (const _piece of reader.stream(bodySize - consumed)) {
-      // skipped
+    extract.on('finish', () => resolve());
+  });
+  extract.on('error', (error: Error) => fail(unreadable(error)));
+  extract.on('entry', (raw: tarStream.Headers, stream: NodeJS.ReadableStream, next: (error?: unknown) => void) => {
+    handleEntry(raw, stream, onEntry).then(() => next(), fail);
+  });
+  try {
+    for await (const chunk of source) {
+      if (failure !== undefined) break;
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      if (!extract.write(buffer)) await drainedOrClosed(extract);
     }
-    const padding = tarPadding(bodySize).length;
-    if (padding > 0) await reader.read(padding);
+    if (failure === undefined) extract.end();
+  } catch (error) {
+    fail(error as Error);
+  }
+  await done;
+}
+
+async function handleEntry(
+  raw: tarStream.Headers,
+  stream: NodeJS.ReadableStream,
+  onEntry: (header: TarEntryHeader, body: AsyncIterable<Buffer>) => Promise<void>,
+): Promise<void> {
+  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  // The handler may stop early (`break`): that must not end the stream, which would end the whole archive.
+  const body: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => ({ next: () => iterator.next() }) };
+  await onEntry(entryHeaderOf(raw), body);
+  // Whatever the handler left unread.
+  while ((await iterator.next()).done !== true) {
+    // skipped
   }
 }
 
-function entryTypeOf(typeFlag: string, path: string): TarEntryType {
-  switch (typeFlag) {
-    case '0':
-    case '\0':
-    case '7':
-      return path.endsWith('/') ? 'directory' : 'file';
-    case '5':
+function entryHeaderOf(raw: tarStream.Headers): TarEntryHeader {
+  const size = raw.size ?? 0;
+  if (!Number.isSafeInteger(size) || size < 0) throw new Error(`tar: unreadable archive (entry "${raw.name}" has an impossible size)`);
+  const type = entryTypeOf(raw);
+  const header: TarEntryHeader = {
+    path: raw.name.replace(/\/+$/, ''),
+    type,
+    size: type === 'file' ? size : 0,
+    mode: (raw.mode ?? 0) & 0o7777,
+    mtime: raw.mtime ?? new Date(0),
+    uid: raw.uid ?? 0,
+    gid: raw.gid ?? 0,
+  };
+  if (type === 'symlink' || type === 'hardlink') header.linkTarget = raw.linkname ?? '';
+  return header;
+}
+
+function entryTypeOf(raw: tarStream.Headers): TarEntryType {
+  switch (raw.type) {
+    case 'file':
+    case 'contiguous-file':
+      // Old archivers mark folders with a trailing slash only.
+      return raw.name.endsWith('/') ? 'directory' : 'file';
+    case 'directory':
       return 'directory';
-    case '2':
+    case 'symlink':
       return 'symlink';
-    case '1':
+    case 'link':
       return 'hardlink';
     default:
       return 'other';
   }
 }
 
-function hasValidChecksum(block: Buffer): boolean {
-  const stored = readNumber(block, 148, 8);
-  let sum = 0;
-  for (let index = 0; index < blockSize; index++) sum += index >= 148 && index < 156 ? 0x20 : (block[index] ?? 0);
-  return stored === sum;
+function unreadable(error: Error): Error {
+  return new Error(`tar: unreadable archive (${error.message})`, { cause: error });
 }
 
-function readString(block: Buffer, offset: number, length: number): string {
-  const field = block.subarray(offset, offset + length);
-  const end = field.indexOf(0);
-  return field.subarray(0, end === -1 ? field.length : end).toString('utf8');
-}
-
-function readNumber(block: Buffer, offset: number, length: number): number {
-  const first = block[offset] ?? 0;
-  if ((first & 0x80) !== 0) {
-    // GNU base-256 for values that do not fit in octal.
-    let value = first & 0x7f;
-    for (let index = 1; index < length; index++) value = value * 256 + (block[offset + index] ?? 0);
-    return value;
-  }
-  const text = readString(block, offset, length).trim();
-  return text === '' ? 0 : Number.parseInt(text, 8);
-}
-
-function parsePax(body: Buffer): Record<string, string> {
-  const records: Record<string, string> = {};
-  let offset = 0;
-  while (offset < body.length) {
-    const space = body.indexOf(0x20, offset);
-    if (space === -1) break;
-    const length = Number.parseInt(body.subarray(offset, space).toString('ascii'), 10);
-    if (!Number.isFinite(length) || length <= 0) break;
-    const record = body.subarray(space + 1, offset + length - 1).toString('utf8');
-    const equals = record.indexOf('=');
-    if (equals > 0) records[record.slice(0, equals)] = record.slice(equals + 1);
-    offset += length;
-  }
-  return records;
+function drainedOrClosed(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = (): void => {
+      stream.off('drain', settle);
+      stream.off('close', settle);
+      resolve();
+    };
+    stream.once('drain', settle);
+    stream.once('close', settle);
+  });
 }

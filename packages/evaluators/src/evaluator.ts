@@ -1,9 +1,12 @@
-import * as v from 'valibot';
 import type { EvaluationContext } from './context/evaluation-context.js';
 import { PluginDefinitionError } from './errors/plugin-definition-error.js';
+import { isStandardSchema, type StandardSchemaV1 } from './parameters/standard-schema.js';
 
-/** Any valibot schema for an evaluator's parameters (usually a `strictObject`). */
-export type ParameterSchema = v.GenericSchema<unknown, unknown>;
+/**
+ * Any Standard Schema v1 for an evaluator's parameters: a valibot schema (usually a `strictObject`;
+ * the built-ins use valibot), or zod, arktype or a hand-written `~standard` object.
+ */
+export type ParameterSchema = StandardSchemaV1<unknown, unknown>;
 
 /** What an evaluator returns. `score` is 0..1 (default: 1 for success, 0 for failure). */
 export interface EvaluationResult {
@@ -25,7 +28,7 @@ export interface Evaluator<Schema extends ParameterSchema = ParameterSchema> {
   readonly params: Schema;
   /** The evaluator reads `context.conversation`; placing it on a step without a conversation is a validation error. */
   readonly requiresConversation?: boolean;
-  evaluate(params: v.InferOutput<Schema>, context: EvaluationContext): Promise<EvaluationResult>;
+  evaluate(params: StandardSchemaV1.InferOutput<Schema>, context: EvaluationContext): Promise<EvaluationResult>;
 }
 
 const EVALUATOR_TYPE_PATTERN = /^[a-z][a-z0-9_]*(?:[.:/-][a-z0-9_]+)*$/;
@@ -37,9 +40,9 @@ export function evaluatorShapeProblem(value: unknown): string | undefined {
   if (typeof record.type !== 'string' || !EVALUATOR_TYPE_PATTERN.test(record.type)) {
     return `type: expected a lower-case name such as "word_count" (letters, digits, "_"), found ${JSON.stringify(record.type)}`;
   }
-  const params = record.params as Record<string, unknown> | undefined;
-  if (typeof params !== 'object' || params === null || params.kind !== 'schema' || typeof params['~run'] !== 'function') {
-    return `${record.type}: params: expected a valibot schema (e.g. v.strictObject({...})), found ${params === undefined ? 'nothing' : typeof params}`;
+  const params = record.params;
+  if (!isStandardSchema(params)) {
+    return `${record.type}: params: expected a Standard Schema (a valibot schema such as v.strictObject({...}), a zod or arktype schema, or an object with \`~standard.validate\`), found ${params === undefined ? 'nothing' : params === null ? 'null' : typeof params}`;
   }
   if (typeof record.evaluate !== 'function') return `${record.type}: evaluate: expected a function (params, context) => Promise<result>`;
   if (record.description !== undefined && typeof record.description !== 'string') return `${record.type}: description: expected a string`;

@@ -13,6 +13,7 @@ export { ConfigFileError } from './errors/config-file-error.js';
 
 // The evaluator contract
 export { defineEvaluator, type Evaluator, type EvaluationResult, type ParameterSchema } from './evaluator.js';
+export { isStandardSchema, type StandardSchemaV1 } from './parameters/index.js';
 export {
   createEvaluationContext,
   type EvaluationContext,

@@ -27,7 +27,7 @@ describe('definePlugin', () => {
   it('throws on a malformed definition, naming each field', () => {
     expect(() => definePlugin({ name: 'bad', version: '1.0', evaluators: [{ type: 'x' } as never], services: [{ name: 's' } as never] })).toThrow(
       new PluginDefinitionError(
-        'definePlugin "bad": version: expected a semantic version like "1.0.0", found "1.0"; evaluators: [0]: x: params: expected a valibot schema (e.g. v.strictObject({...})), found nothing; services: [0] (s).create: expected a function',
+        'definePlugin "bad": version: expected a semantic version like "1.0.0", found "1.0"; evaluators: [0]: x: params: expected a Standard Schema (a valibot schema such as v.strictObject({...}), a zod or arktype schema, or an object with `~standard.validate`), found nothing; services: [0] (s).create: expected a function',
       ),
     );
   });

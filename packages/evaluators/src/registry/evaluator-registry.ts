@@ -19,6 +19,7 @@ import { JudgeError } from '../errors/judge-error.js';
 import { UnknownEvaluatorError } from '../errors/unknown-evaluator-error.js';
 import { evaluatorShapeProblem, type EvaluationResult, type Evaluator } from '../evaluator.js';
 import { BUILTIN_EVALUATORS } from '../evaluators/builtin-evaluators.js';
+import { parameterIssues, validateParameters } from '../parameters/validate-parameters.js';
 import type { PluginDefinition } from '../plugins/plugin-definition.js';
 import { buildPluginSet, inlinePlugin, type LoadedPluginSet } from '../plugins/plugin-set.js';
 import { capDetails, capText } from './bounded-report.js';
@@ -184,8 +185,17 @@ export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}):
         });
       }
       const { parameters } = splitEntry(entry as Record<string, unknown>);
-      const parsed = v.safeParse(registered.evaluator.params, parameters);
-      if (!parsed.success) issues.push(...convert(parsed.issues, registered.evaluator.params));
+      const schema = registered.evaluator.params;
+      const parsed = validateParameters(schema, parameters);
+      if (parsed instanceof Promise) {
+        // An asynchronous schema cannot answer before the run starts: `evaluate` checks it when the entry runs.
+        return;
+      }
+      if (!parsed.isValid) {
+        issues.push(
+          ...parameterIssues(parsed.issues, schema, { file, locate }).map((issue) => ({ ...issue, path: formatFieldPath([...entryPath, ...parseFieldPath(issue.path)]) })),
+        );
+      }
     });
     return issues;
   };
@@ -231,9 +241,9 @@ export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}):
       return failure(error.message);
     }
     const { parameters } = splitEntry(evaluation);
-    const parsed = v.safeParse(registered.evaluator.params, parameters);
-    if (!parsed.success) {
-      const problems = toValidationIssues(parsed.issues, { file: '', locate: () => ({ line: 1, column: 1 }), schema: registered.evaluator.params });
+    const parsed = await validateParameters(registered.evaluator.params, parameters);
+    if (!parsed.isValid) {
+      const problems = parameterIssues(parsed.issues, registered.evaluator.params, { file: '', locate: () => ({ line: 1, column: 1 }) });
       return failure(`invalid parameters: ${problems.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`);
     }
     if (context.signal?.aborted === true) return failure('the run was aborted before this evaluation');
@@ -244,14 +254,14 @@ export function createEvaluatorRegistry(options: EvaluatorRegistryOptions = {}):
     let result: EvaluationResult;
     if (registered.plugin === undefined && timeoutMs === undefined) {
       try {
-        result = await registered.evaluator.evaluate(parsed.output, context);
+        result = await registered.evaluator.evaluate(parsed.value, context);
       } catch (error) {
         // Tokens a failed judge spent still count.
         const usage = JudgeError.isInstance(error) && error.usage !== undefined ? { usage: error.usage } : undefined;
         return failure(errorMessage(error), usage);
       }
     } else {
-      const outcome = await runGuardedEvaluation((signal) => registered.evaluator.evaluate(parsed.output, { ...context, signal }), {
+      const outcome = await runGuardedEvaluation((signal) => registered.evaluator.evaluate(parsed.value, { ...context, signal }), {
         label,
         ...(timeoutMs === undefined ? {} : { timeoutMs, timeoutSource: ownTimeout !== undefined ? 'timeout_ms of the entry' : `the default for plugin evaluators; set timeout_ms on the entry to change it` }),
         ...(context.signal === undefined ? {} : { signal: context.signal }),

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitEnvironment, runGit } from './run-git.js';
+import { GitCommandFailure, gitEnvironment, runGit } from './run-git.js';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 describe('runGit', () => {
-  it('runs when the user has EDITOR and PAGER set (simple-git refuses them)', async () => {
+  it('runs when the user has EDITOR and PAGER set', async () => {
     process.env['EDITOR'] = 'vim';
     process.env['PAGER'] = 'less';
     const folder = await mkdtemp(path.join(tmpdir(), 'ab-run-git-'));
@@ -21,6 +21,39 @@ describe('runGit', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("fails a non-zero exit, silent or not, with git's message", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'ab-run-git-'));
+    try {
+      await runGit(['init', '--initial-branch=main', folder], { cwd: folder });
+      await expect(runGit(['rev-parse', '--quiet', '--verify', 'no-such-ref'], { cwd: folder })).rejects.toThrow('git exited with code 1');
+      await expect(runGit(['checkout', 'no-such-branch'], { cwd: folder })).rejects.toThrow(/pathspec 'no-such-branch' did not match/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('stops a command silent for longer than silenceTimeoutMs, and one aborted', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'ab-run-git-'));
+    const silent = ['-c', 'alias.wait=!sleep 5', 'wait'];
+    try {
+      const started = performance.now();
+      const timedOut = await runGit(silent, { cwd: folder, silenceTimeoutMs: 300 }).catch((error: unknown) => error);
+      expect(timedOut).toBeInstanceOf(GitCommandFailure);
+      expect((timedOut as GitCommandFailure).message).toBe('git printed nothing for 300 ms and was stopped');
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const aborted = await runGit(silent, { cwd: folder, signal: controller.signal }).catch((error: unknown) => error);
+      expect(aborted).toMatchObject({ isAborted: true, message: 'aborted' });
+      expect(performance.now() - started).toBeLessThan(4000);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses --git-dir unless the caller allows it', async () => {
+    await expect(runGit(['--git-dir=/tmp/elsewhere', 'status'], { cwd: tmpdir() })).rejects.toThrow(/allowGitDirectory/);
   });
 
   it('passes neither GIT_* variables nor editors to git', () => {

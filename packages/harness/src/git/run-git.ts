@@ -1,5 +1,5 @@
+import { spawn } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
-import { simpleGit } from 'simple-git';
 
 export interface RunGitOptions {
   /** Folder git runs in; must exist. */
@@ -9,7 +9,7 @@ export interface RunGitOptions {
   logFile?: string;
   /** Milliseconds without any output before git is killed. Default 10 minutes (a big fetch). */
   silenceTimeoutMs?: number;
-  /** Lets the arguments carry `--git-dir` (simple-git refuses it by default); only for paths we chose. */
+  /** Lets the arguments carry `--git-dir`; only for paths we chose (refused otherwise, so a path from input cannot name one). */
   allowGitDirectory?: boolean;
 }
 
@@ -24,7 +24,7 @@ export class GitCommandFailure extends Error {
 }
 
 // Inherited GIT_* variables (GIT_DIR from a hook, GIT_INDEX_FILE...) would point git at another repository.
-// Editors, pagers and askpass helpers are never needed here, and simple-git refuses to run with them set.
+// Editors, pagers and askpass helpers are never needed here: nothing runs interactively.
 const unwantedVariables = new Set(['EDITOR', 'VISUAL', 'PAGER', 'SSH_ASKPASS']);
 
 export function gitEnvironment(): Record<string, string> {
@@ -38,28 +38,59 @@ export function gitEnvironment(): Record<string, string> {
 }
 
 /**
- * Runs `git <args>` through simple-git and returns its stdout; throws GitCommandFailure carrying
- * git's stderr. simple-git waits 50 ms after a command that printed nothing, so commands on the
- * hot path are chosen to print something (no `--quiet`).
+ * Runs `git <args>` (plain `spawn`, no shell) and returns its stdout; throws GitCommandFailure carrying
+ * git's stderr, for any non-zero exit, for a command silent longer than `silenceTimeoutMs`, and for an
+ * abort. For host-owned repositories (the task's source and our clones); commands over sandbox-written
+ * trees use `runIsolatedGit`.
  */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<string> {
-  const git = simpleGit({
-    baseDir: options.cwd,
-    allowEnvironment: ['GIT_TERMINAL_PROMPT'],
-    timeout: { block: options.silenceTimeoutMs ?? 600_000 },
-    // simple-git only fails a command that wrote to stderr; `rev-parse --quiet` fails silently.
-    errors: (error, result) => {
-      if (error !== undefined) return error;
-      if (result.exitCode === 0) return undefined;
-      const stderr = Buffer.concat(result.stdErr).toString('utf8').trim();
-      return Buffer.from(stderr === '' ? `git exited with code ${result.exitCode}` : stderr);
-    },
-    ...(options.signal === undefined ? {} : { abort: options.signal }),
-    ...(options.allowGitDirectory === true ? { unsafe: { allowUnsafeConfigPaths: true } } : {}),
-  }).env(gitEnvironment());
+  const silenceTimeoutMs = options.silenceTimeoutMs ?? 600_000;
   const started = performance.now();
+  let stderr = '';
+  let failure: string | undefined;
   try {
-    const output = await git.raw([...args]);
+    if (options.allowGitDirectory !== true && args.some((argument) => argument.startsWith('--git-dir'))) {
+      throw new Error(`git ${args.join(' ')}: --git-dir is only passed for paths the harness chose (allowGitDirectory)`);
+    }
+    const child = spawn('git', [...args], { cwd: options.cwd, env: gitEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    let silence: NodeJS.Timeout | undefined;
+    const stop = (reason: string): void => {
+      failure ??= reason;
+      child.kill('SIGKILL');
+    };
+    const restartSilence = (): void => {
+      clearTimeout(silence);
+      silence = setTimeout(() => stop(`git printed nothing for ${silenceTimeoutMs} ms and was stopped`), silenceTimeoutMs);
+    };
+    const onAbort = (): void => stop('aborted');
+    if (options.signal?.aborted === true) onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    restartSilence();
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      restartSilence();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 65_536) stderr += chunk.toString('utf8');
+      restartSilence();
+    });
+    const exitCode = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve(code));
+      child.on('exit', () => {
+        // A helper git started (ssh, an alias's shell) may keep the pipes open after we stopped git.
+        if (failure === undefined) return;
+        child.stdout.destroy();
+        child.stderr.destroy();
+      });
+    }).finally(() => {
+      clearTimeout(silence);
+      options.signal?.removeEventListener('abort', onAbort);
+    });
+    if (failure === undefined && exitCode !== 0) failure = stderr.trim() === '' ? `git exited with code ${String(exitCode)}` : stderr.trim();
+    if (failure !== undefined) throw new Error(failure);
+    const output = Buffer.concat(stdout).toString('utf8');
     await log(options.logFile, `$ git ${args.join(' ')}  # ${Math.round(performance.now() - started)} ms\n${indent(output)}`);
     return output;
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { EvaluationContext } from './context/evaluation-context.js';
 import { PluginDefinitionError } from './errors/plugin-definition-error.js';
-import { isStandardSchema, type StandardSchemaV1 } from './parameters/standard-schema.js';
+import { isStandardSchema, isValibotShaped, type StandardSchemaV1 } from './parameters/standard-schema.js';
 
 /**
  * Any Standard Schema v1 for an evaluator's parameters: a valibot schema (usually a `strictObject`;
@@ -41,7 +41,8 @@ export function evaluatorShapeProblem(value: unknown): string | undefined {
     return `type: expected a lower-case name such as "word_count" (letters, digits, "_"), found ${JSON.stringify(record.type)}`;
   }
   const params = record.params;
-  if (!isStandardSchema(params)) {
+  // Valibot-shaped objects without `~standard` (hand-written by plugins before Standard Schema) still work.
+  if (!isStandardSchema(params) && !isValibotShaped(params)) {
     return `${record.type}: params: expected a Standard Schema (a valibot schema such as v.strictObject({...}), a zod or arktype schema, or an object with \`~standard.validate\`), found ${params === undefined ? 'nothing' : params === null ? 'null' : typeof params}`;
   }
   if (typeof record.evaluate !== 'function') return `${record.type}: evaluate: expected a function (params, context) => Promise<result>`;

@@ -127,6 +127,14 @@ describe('evaluator parameters as any Standard Schema', () => {
     expect(await registry.evaluate({ type: 'throwing_schema' }, createEvaluationContext({}))).toMatchObject({ success: false, error: 'invalid parameters: the parameter schema failed: schema bug' });
   });
 
+  it('still accepts a valibot-shaped object without ~standard (plugins written by hand before)', async () => {
+    const anything = { kind: 'schema', type: 'unknown', expects: 'unknown', async: false, '~run': (dataset: { value: unknown }) => ({ ...dataset, typed: true }) };
+    const legacy = defineEvaluator({ type: 'legacy_schema', params: anything as never, evaluate: async () => ({ success: true, message: 'ran' }) });
+    const registry = createEvaluatorRegistry({ plugins: [definePlugin({ name: 'legacy', version: '1.0.0', evaluators: [legacy] })] });
+    expect(registry.validate([{ type: 'legacy_schema', any: 1 }])).toEqual([]);
+    expect(await registry.evaluate({ type: 'legacy_schema' }, createEvaluationContext({}))).toMatchObject({ success: true, message: 'ran' });
+  });
+
   it('refuses params that are not a Standard Schema, naming what it expected', () => {
     const definition = { type: 'no_schema', params: { parse: () => ({}) }, evaluate: async () => ({ success: true, message: '' }) };
     expect(() => defineEvaluator(definition as never)).toThrow(PluginDefinitionError);

@@ -45,3 +45,10 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   const record = props as Record<string, unknown>;
   return record.version === 1 && typeof record.validate === 'function';
 }
+
+/** A valibot schema by its own shape (`kind: 'schema'` and a `~run` function), with or without `~standard`. */
+export function isValibotShaped(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return record.kind === 'schema' && typeof record['~run'] === 'function';
+}

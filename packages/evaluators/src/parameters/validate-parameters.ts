@@ -1,6 +1,6 @@
 import { formatFieldPath, toValidationIssues, type FieldPathSegments, type Locate, type ValidationIssue } from '@agentbench/schemas';
-import type * as v from 'valibot';
-import type { StandardSchemaV1 } from './standard-schema.js';
+import * as v from 'valibot';
+import { isStandardSchema, isValibotShaped, type StandardSchemaV1 } from './standard-schema.js';
 
 /** An evaluator's parameters as its schema parsed them, or the schema's issues. */
 export type ParameterValidation = { isValid: true; value: unknown } | { isValid: false; issues: readonly StandardSchemaV1.Issue[] };
@@ -12,6 +12,12 @@ export type ParameterValidation = { isValid: true; value: unknown } | { isValid:
 export function validateParameters(schema: StandardSchemaV1, value: unknown): ParameterValidation | Promise<ParameterValidation> {
   let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
   try {
+    if (!isStandardSchema(schema)) {
+      // A bare valibot-shaped object (`kind`, `~run`) without `~standard`, as plugins written by hand before had.
+      const parsed = v.safeParse(schema as unknown as v.GenericSchema, value);
+      // Valibot's issues are read by `parameterIssues` as valibot's (their paths are items with a `key`).
+      return parsed.success ? { isValid: true, value: parsed.output } : { isValid: false, issues: parsed.issues as unknown as readonly StandardSchemaV1.Issue[] };
+    }
     result = schema['~standard'].validate(value);
   } catch (error) {
     return thrownValidation(error);
@@ -55,8 +61,7 @@ function pathSegments(issue: StandardSchemaV1.Issue): FieldPathSegments {
 }
 
 function isValibotSchema(schema: StandardSchemaV1): schema is StandardSchemaV1 & v.GenericSchema {
-  const record = schema as unknown as Record<string, unknown>;
-  return schema['~standard'].vendor === 'valibot' && record.kind === 'schema' && typeof record['~run'] === 'function';
+  return isValibotShaped(schema) && (!isStandardSchema(schema) || schema['~standard'].vendor === 'valibot');
 }
 
 function isValibotIssue(issue: StandardSchemaV1.Issue): boolean {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFakeLlmServerCli } from '../src/cli/run-cli.js';
-import { loadScriptFile, type FakeLlmServer } from '../src/index.js';
+import { loadScriptFile } from '../src/cli/load-script-file.js';
+import type { FakeLlmServer } from '../src/index.js';
 
 let directory: string;
 let server: FakeLlmServer | undefined;

@@ -1,24 +1,24 @@
+// The public surface: the taxonomy, judgment and metrics functions, their option and result types,
+// the documented mappings (precedence, stop reasons) and the error. No `/internal` entry: the
+// helpers (ranks, exit-code shorthands, the kind table, empty counts) serve only this package.
 export { ScoringError } from './errors/scoring-error.js';
 
 export {
   FAILURE_REASON_PRECEDENCE,
   compareFailureReasons,
-  failureReasonRank,
   isFailureReason,
   pickFailureReason,
 } from './taxonomy/failure-precedence.js';
 export {
   classifyTestExit,
-  failureReasonForExitCode,
-  failureReasonForTestExit,
   type KilledBy,
   type ProcessOutcome,
   type TestExitCause,
   type TestExitClassification,
 } from './taxonomy/test-exit.js';
 export { STOP_REASON_FAILURES, failureReasonForStopReason } from './taxonomy/stop-reason-mapping.js';
-export { ERROR_KIND_FAILURES, errorKindOf, failureReasonForError, type ErrorKind } from './taxonomy/error-classification.js';
-export { STAGES, failureReasonForStage, type Stage, type StageOutcome } from './taxonomy/stage-failure.js';
+export { errorKindOf, failureReasonForError, type ErrorKind } from './taxonomy/error-classification.js';
+export { failureReasonForStage, type Stage, type StageOutcome } from './taxonomy/stage-failure.js';
 
 export {
   JUDGMENT_STRATEGIES,
@@ -30,7 +30,6 @@ export {
 } from './judgment/judge.js';
 
 export {
-  Z_95,
   passRate,
   wilsonInterval,
   type IntervalOptions,
@@ -39,7 +38,7 @@ export {
 } from './metrics/wilson-interval.js';
 export { passAtK, passHatK, type RepeatCounts } from './metrics/pass-at-k.js';
 export { meanFigure, type MeanFigure } from './metrics/mean-figure.js';
-export { countFailureReasons, emptyFailureCounts, type FailureCounts } from './metrics/failure-counts.js';
+export { countFailureReasons, type FailureCounts } from './metrics/failure-counts.js';
 export {
   summarizeAttempts,
   type AttemptLike,

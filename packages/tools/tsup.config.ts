@@ -1,3 +1,4 @@
 import { packageBuild } from '../../tsup.shared.ts';
 
-export default packageBuild();
+// `internal` holds helpers other @agentbench packages share (see src/internal.ts); not user API.
+export default packageBuild({ entry: ['src/index.ts', 'src/internal.ts'] });

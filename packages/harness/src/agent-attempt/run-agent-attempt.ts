@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { loadAgent, resolveLoopLimits, type Agent, type AgentLoopLimits, type AgentLoopResult, type EventListener } from '@agentbench/agent-loop';
+import { loadAgent, type Agent, type AgentLoopLimits, type AgentLoopResult, type EventListener } from '@agentbench/agent-loop';
+import { resolveLoopLimits } from '@agentbench/agent-loop/internal';
 import { HARNESS_VERSION, appendJsonLine, loadTask, writeJsonAtomic, type AttemptRecord, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
 import type { ArtifactBudget } from '../artifacts/artifact-budget.js';

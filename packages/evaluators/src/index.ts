@@ -1,3 +1,8 @@
+// The public surface: the evaluator and plugin contracts, the registry with its context and report,
+// the judge client with its options, the documented limits, defaults and phrase lists, and the errors.
+// The built-in evaluators' objects and helpers, the judge's cache, schema checks and prompts, and the
+// plugin loader's internals are reached through the registry, the judge client and `loadPlugins`.
+
 // Errors
 export { EvaluatorsError } from './errors/evaluators-error.js';
 export { EvaluationParameterError } from './errors/evaluation-parameter-error.js';
@@ -26,55 +31,16 @@ export {
 // Registry
 export {
   createEvaluatorRegistry,
-  COMMON_EVALUATION_KEYS,
   type EvaluatorRegistry,
   type EvaluatorRegistryOptions,
   type ValidateEvaluationsOptions,
 } from './registry/evaluator-registry.js';
 export { toEvaluationOutcome, type EvaluationReport } from './registry/evaluation-report.js';
-export { capText, capDetails, MAX_EVALUATION_MESSAGE_CHARACTERS, MAX_EVALUATION_DETAILS_CHARACTERS } from './registry/bounded-report.js';
-export {
-  runGuardedEvaluation,
-  DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS,
-  type GuardedEvaluationOptions,
-  type GuardedEvaluationOutcome,
-} from './registry/guarded-evaluation.js';
+export { MAX_EVALUATION_MESSAGE_CHARACTERS, MAX_EVALUATION_DETAILS_CHARACTERS } from './registry/bounded-report.js';
+export { DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS } from './registry/guarded-evaluation.js';
 
-// Built-in evaluators
-export { BUILTIN_EVALUATORS, BUILTIN_EVALUATOR_TYPES } from './evaluators/builtin-evaluators.js';
-export { stringContainsEvaluator } from './evaluators/string-contains.js';
-export { regexMatchEvaluator, REGEX_FLAGS } from './evaluators/regex-match.js';
-export { fileExistsEvaluator } from './evaluators/file-exists.js';
-export { fileContainsEvaluator } from './evaluators/file-contains.js';
-export { commandExitCodeIsEvaluator } from './evaluators/command-exit-code-is.js';
-export { trajectoryContainsActionEvaluator, normalizeActionName } from './evaluators/trajectory-contains-action.js';
-export { executionTimeEvaluator } from './evaluators/execution-time.js';
-export {
-  llmJudgeEvaluator,
-  LlmJudgeParametersSchema,
-  JUDGE_SCALES,
-  VERDICT_LEVELS,
-  MAX_JUDGES,
-  YES_NO_JUDGMENT_SCHEMA,
-  LEVELS_JUDGMENT_SCHEMA,
-  parseExpectedAnswer,
-  meetsExpectedAnswer,
-  beliefInYes,
-  describeExpectedAnswer,
-  type ExpectedAnswer,
-  type JudgeScale,
-  type JudgeSettings,
-  type JudgedQuestion,
-  type JudgeVote,
-  type LlmJudgeDetails,
-  type LlmJudgeParameters,
-  type VerdictLevel,
-} from './evaluators/llm-judge/index.js';
-export { conversationLengthEvaluator } from './evaluators/conversation/conversation-length.js';
-export { conversationFlowEvaluator } from './evaluators/conversation/conversation-flow.js';
-export { detectFlowPattern, FLOW_PATTERNS, type FlowPattern, type PatternDetection } from './evaluators/conversation/flow-patterns.js';
-export { userSatisfactionEvaluator, SATISFACTION_METHODS, type SatisfactionMethod } from './evaluators/conversation/user-satisfaction.js';
-export { contextRetentionEvaluator, type RetentionCheck, type RetentionStatus } from './evaluators/conversation/context-retention.js';
+// What built-in evaluators report and match (the phrase lists also serve the runner's termination conditions)
+export type { JudgedQuestion, JudgeVote, LlmJudgeDetails } from './evaluators/llm-judge/index.js';
 export {
   PROBLEM_PHRASES,
   SOLUTION_PHRASES,
@@ -85,45 +51,28 @@ export {
   DEFAULT_POSITIVE_INDICATORS,
   DEFAULT_NEGATIVE_INDICATORS,
 } from './evaluators/conversation/conversation-keywords.js';
-export { containsPhrase, countPhrase } from './text/phrase-match.js';
+export { containsPhrase } from './text/phrase-match.js';
 
 // LLM judge client
-export { createJudgeClient, isStructuredOutputRefusal, type JudgeAnswer, type JudgeClient, type JudgeRequest } from './judge/judge-client.js';
+export { createJudgeClient, type JudgeAnswer, type JudgeClient, type JudgeRequest } from './judge/judge-client.js';
 export {
-  resolveJudgeConfiguration,
-  judgeModelFor,
-  JUDGE_MODEL_TYPES,
-  JUDGE_MODEL_TYPE_NAMES,
   DEFAULT_JUDGE_BASE_URL,
   DEFAULT_JUDGE_MODEL,
   type JudgeClientOptions,
-  type JudgeConfiguration,
   type JudgeModelType,
   type StructuredOutputMode,
 } from './judge/judge-configuration.js';
-export { JudgeCache, judgeCacheKey, type JudgeCacheEntry, type JudgeCacheKeyParts, type TokenUsage, type StructuredOutputTransport } from './judge/judge-cache.js';
-export {
-  jsonSchemaProblems,
-  jsonSchemaViolations,
-  prepareStrictSchema,
-  SUPPORTED_JSON_SCHEMA_KEYWORDS,
-  type JsonSchemaObject,
-} from './judge/json-schema-subset.js';
-export { describeRunForJudge, conversationTranscript, JUDGE_SYSTEM_PROMPT } from './judge/run-material.js';
+export type { TokenUsage } from './judge/judge-cache.js';
+export type { JsonSchemaObject } from './judge/json-schema-subset.js';
 
 // Plugins
 export {
   definePlugin,
-  isDefinedPlugin,
-  pluginDefinitionProblems,
   type PluginDefinition,
   type EnvironmentProviderDefinition,
   type TerminationConditionDefinition,
   type PluginServiceDefinition,
 } from './plugins/plugin-definition.js';
 export { loadPlugins, resolvePlugins, type PluginLoadOptions, type PluginResolution, type PluginResolutionStatus } from './plugins/load-plugins.js';
-export { buildPluginSet, inlinePlugin, type LoadedPlugin, type LoadedPluginSet, type Contribution, type PluginSetOptions } from './plugins/plugin-set.js';
-export { pluginRequest, type PluginRequest, type PluginSource } from './plugins/plugin-request.js';
-export { resolveModulePath, isPathReference, type ModuleResolution } from '@agentbench/schemas/internal';
-export { satisfiesVersion } from './plugins/version-requirement.js';
-export { findConfigFile, loadConfigFile, CONFIG_FILE_NAMES, AgentbenchConfigSchema, type AgentbenchConfig, type LoadedConfigFile } from './plugins/config-file.js';
+export type { LoadedPlugin, LoadedPluginSet, Contribution } from './plugins/plugin-set.js';
+export type { PluginRequest, PluginSource } from './plugins/plugin-request.js';

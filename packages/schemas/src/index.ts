@@ -1,3 +1,8 @@
+// The public surface: every file format and record (schemas, inferred types, their enumerations and
+// versions), the loaders and validators with their issues, limits and JSON Schemas, the display
+// helpers messages share, and the errors. Helpers other @agentbench packages share (atomic record
+// writes, shell quoting, module resolution, ...) are in `./internal.ts`, not here.
+
 // Versions
 export { HARNESS_VERSION, SUPPORTED_TASK_SPEC_VERSIONS } from './version.js';
 
@@ -10,18 +15,11 @@ export { SuiteNotFoundError } from './errors/suite-not-found-error.js';
 export { InputFileError } from './errors/input-file-error.js';
 
 // Shared building blocks
-export {
-  SAFE_IDENTIFIER_PATTERN,
-  SafeIdentifierSchema,
-  SemverSchema,
-  IsoTimestampSchema,
-  RegexSourceSchema,
-  isValidRegex,
-} from './shared/primitives.js';
+export { SAFE_IDENTIFIER_PATTERN } from './shared/primitives.js';
 export { compareSemver, parseSemver, type SemanticVersion } from './shared/semver.js';
 export { closestName } from './shared/closest-name.js';
-export { showText, showValue, boundMessage, MAX_SHOWN_VALUE_CHARACTERS, MAX_SHOWN_PATH_CHARACTERS, MAX_SHOWN_MESSAGE_CHARACTERS } from './shared/display-value.js';
-export { COMMIT_SHA_PATTERN, isCommitSha, isGitReferenceName } from './shared/git-reference.js';
+export { showText, showValue } from './shared/display-value.js';
+export { COMMIT_SHA_PATTERN, isCommitSha } from './shared/git-reference.js';
 
 // task.yaml
 export {
@@ -106,7 +104,7 @@ export {
 } from './scenario/conversation-schema.js';
 
 // *.matrix.yaml
-export { MatrixSchema, MatrixAxisSchema, PARAMETER_PATH_PATTERN, MAX_MATRIX_RUNS, type Matrix, type MatrixAxis } from './matrix/matrix-schema.js';
+export { MatrixSchema, MatrixAxisSchema, MAX_MATRIX_RUNS, type Matrix, type MatrixAxis } from './matrix/matrix-schema.js';
 
 // Records
 export { FAILURE_REASONS, FailureReasonSchema, type FailureReason } from './records/failure-reason.js';
@@ -168,16 +166,13 @@ export {
   type ToolResult,
 } from './records/tool-result.js';
 
-// Writing records so a crash never leaves half a file
-export { writeJsonAtomic, appendJsonLine } from './records/record-files.js';
-
 // JSON Schema output
-export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema, JSON_SCHEMA_BASE_URL, type JsonSchemaDocument } from './json-schema/json-schemas.js';
+export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema, type JsonSchemaDocument } from './json-schema/json-schemas.js';
 
 // Loading and validation with positions
 export { formatIssue, formatIssueList, hasErrors, sortIssues, MAX_LISTED_ISSUES, type ValidationIssue, type IssueSeverity } from './loading/validation-issue.js';
 export type { ValidationResult } from './loading/validation-result.js';
-export { formatFieldPath, parseFieldPath, showFieldPath, type FieldPath, type FieldPathSegments } from './loading/field-path.js';
+export { formatFieldPath, parseFieldPath, type FieldPath, type FieldPathSegments } from './loading/field-path.js';
 export {
   parseYamlSource,
   MAX_YAML_TOKENS,
@@ -192,7 +187,6 @@ export {
 export {
   readInputFile,
   readInputText,
-  inputFileIssue,
   MAX_INPUT_FILE_BYTES,
   type ReadInputFileResult,
   type ReadInputFileOptions,
@@ -203,12 +197,11 @@ export { toValidationIssues, MAX_CONVERTED_ISSUES, type ValibotIssueOptions } fr
 export {
   loadTask,
   validateTaskFile,
-  resolveRepositoryUrl,
   isRemoteRepositoryUrl,
   type LoadedTask,
 } from './loading/load-task.js';
 export { loadSuite, listSuites, type LoadedSuite } from './loading/load-suite.js';
 export { loadScenario, validateScenarioFile, type LoadedScenario } from './loading/load-scenario.js';
 export { loadMatrix, validateMatrixFile, type LoadedMatrix } from './loading/load-matrix.js';
-export { detectFileKind, detectFileKindByName, fileKindOfData, type FileKind } from './loading/detect-file-kind.js';
+export { detectFileKind, type FileKind } from './loading/detect-file-kind.js';
 export { validateFile, type FileValidationReport, type FileValidationChecks } from './loading/validate-file.js';

@@ -10,3 +10,5 @@ export { timestampForPath } from './shared/timestamp-for-path.js';
 export { quoteShellWord, quoteShellWords, type QuoteShellWordOptions } from './shared/quote-shell-word.js';
 // Finding a plugin's or custom agent's module file the way Node's `import` would.
 export { resolveModulePath, resolvePackageEntry, isPathReference, type ModuleResolution } from './modules/resolve-module-path.js';
+// Writing records so a crash never leaves half a file (attempts.jsonl, run.json, result.json).
+export { writeJsonAtomic, appendJsonLine } from './records/record-files.js';

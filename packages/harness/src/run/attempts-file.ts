@@ -1,6 +1,7 @@
 import { readFile, truncate } from 'node:fs/promises';
 import * as v from 'valibot';
-import { AttemptRecordSchema, appendJsonLine, type AttemptRecord } from '@agentbench/schemas';
+import { AttemptRecordSchema, type AttemptRecord } from '@agentbench/schemas';
+import { appendJsonLine } from '@agentbench/schemas/internal';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 
 /**

@@ -7,8 +7,7 @@ import { executeAttempt, type AttemptOptions, type AttemptOutcome } from '../att
 import { loadMirrorMap } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { appendAttemptRecord } from './attempts-file.js';
-import { writeJsonAtomic } from '@agentbench/schemas';
-import { timestampForPath } from '@agentbench/schemas/internal';
+import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
 import { createUniqueDirectory } from './run-directory.js';
 
 /** An attempt's options (mirrors, cache, sandbox factory, signal, stages, env, output cap, artifact budget), and where the run goes. */

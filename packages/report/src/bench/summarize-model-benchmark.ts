@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { writeJsonAtomic } from '@agentbench/schemas';
+import { writeJsonAtomic } from '@agentbench/schemas/internal';
 import type { ReportModel } from '../model/report-model.js';
 import { readRunFolders } from '../read/read-run-folders.js';
 import { summarizeGroup, type GroupSummary } from '../summary/summarize-report.js';

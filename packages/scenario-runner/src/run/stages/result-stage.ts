@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { writeJsonAtomic } from '@agentbench/schemas';
-import { timestampForPath } from '@agentbench/schemas/internal';
+import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
 import { slugForPath } from '../result-files.js';
 import { SCENARIO_RESULT_SCHEMA_VERSION, type ScenarioRunResult } from '../scenario-result.js';
 import type { RunJudgment } from './judgment-stage.js';

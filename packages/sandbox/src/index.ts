@@ -18,8 +18,7 @@ export {
 export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, type SandboxErrorKind } from './errors/index.js';
 
 // Path safety.
-export { resolveWorkspacePath, workspacePathToHost, assertNoSymlinkEscape } from './path-safety.js';
-export { symlinkContainment, type SymlinkContainment } from './symlink-containment.js';
+export { symlinkContainment } from './symlink-containment.js';
 
 // The backend registry: every sandbox is made through it, by backend name.
 export {
@@ -32,11 +31,6 @@ export {
   sandboxBackendRegistry,
   defineSandboxBackend,
   SandboxBackendRegistry,
-  SANDBOX_BACKEND_NAME_PATTERN,
-  assertSandboxBackendName,
-  dockerBackend,
-  bwrapBackend,
-  localBackend,
   type CreateSandboxOptions,
   type SandboxBackend,
   type SandboxBackendDefinition,
@@ -46,13 +40,12 @@ export {
 } from './registry/index.js';
 
 // Local backend (no isolation).
-export { LocalSandbox, LOCAL_SANDBOX_MARKER_VARIABLE, type LocalSandboxOptions } from './local/local-sandbox.js';
+export { LocalSandbox, type LocalSandboxOptions } from './local/local-sandbox.js';
 export { DEFAULT_EXEC_TIMEOUT_SEC, DEFAULT_OUTPUT_CAP_BYTES } from './local/exec-settings.js';
 
 // Command output: sandbox-written, so always bounded (logs, results, what is printed).
 export { DEFAULT_LOG_CAP_BYTES } from './command-log.js';
-export { droppedBytesMarker, formatByteCount } from './output-marker.js';
-export { outputExcerpt, DEFAULT_EXCERPT_CHARACTERS, MESSAGE_EXCERPT_CHARACTERS } from './output-excerpt.js';
+export { outputExcerpt, MESSAGE_EXCERPT_CHARACTERS } from './output-excerpt.js';
 
 // bubblewrap backend.
 export {
@@ -61,20 +54,16 @@ export {
   BWRAP_DEFAULT_MEMORY_MB,
   BWRAP_DEFAULT_PIDS,
   BWRAP_DEFAULT_CPUS,
-  BWRAP_HELPER_PROCESSES,
   type BwrapSandboxOptions,
   type BwrapCommandPath,
 } from './bwrap/bwrap-sandbox.js';
 export { isBwrapAvailable, assertBwrapAvailable, type BwrapAvailability } from './bwrap/bwrap-availability.js';
-export { CGROUP_PARENT_NAME, type LimitsEnforcement } from './bwrap/cgroup.js';
+export { type LimitsEnforcement } from './bwrap/cgroup.js';
 
 // Root file systems for bwrap, exported from a runner image.
 export {
   ensureRootfs,
   defaultRootfsDir,
-  sanitiseImageName,
-  readRootfsDescription,
-  rootfsDescriptionPath,
   type EnsureRootfsOptions,
   type RootfsDescription,
 } from './rootfs/ensure-rootfs.js';
@@ -94,12 +83,8 @@ export {
   LABEL_MANAGED,
   LABEL_RUN_ID,
   LABEL_TASK_ID,
-  LABEL_CREATED_AT,
   LABEL_PID,
-  LABEL_HOSTNAME,
-  LABEL_NETWORK_HOLDER,
   LABEL_ROLE,
-  buildContainerLabels,
 } from './docker/labels.js';
 export {
   listManagedContainers,
@@ -109,7 +94,7 @@ export {
   type ManagedContainerOptions,
   type RemovedContainers,
 } from './docker/managed-containers.js';
-export { liveSandboxCount, disposeAllSandboxes } from './docker/sandbox-registry.js';
+export { disposeAllSandboxes } from './docker/sandbox-registry.js';
 export { IMAGE_MISSING_HINT } from './docker/docker-errors.js';
 
 // Environment check (`ab doctor`).

@@ -111,10 +111,6 @@ export class AttemptContext {
     return this.truncatedLogs.watch(this.options.createSandbox ?? createDockerSandbox);
   }
 
-  get artifactBudget(): ArtifactBudget | undefined {
-    return this.options.artifactBudget;
-  }
-
   /** The spec of the attempt's sandbox: the task's image and limits, the workspace mounted, network only for setup. */
   sandboxSpec(): SandboxSpec {
     const { environment } = this.task;

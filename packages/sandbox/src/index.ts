@@ -17,7 +17,8 @@ export {
 // Errors.
 export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, type SandboxErrorKind } from './errors/index.js';
 
-// Path safety.
+// Path safety: how every backend resolves a sandbox path (documented in the README; the published-package test uses it).
+export { resolveWorkspacePath, workspacePathToHost, assertNoSymlinkEscape } from './path-safety.js';
 export { symlinkContainment } from './symlink-containment.js';
 
 // The backend registry: every sandbox is made through it, by backend name.

@@ -1,3 +1,12 @@
 import { packageBuild } from '../../tsup.shared.ts';
 
-export default packageBuild();
+// Three files: the package, the conformance suite (`@agentbench/sandbox/conformance`, the only one importing vitest),
+// and the child process the suite's killed-host check starts with plain node.
+export default packageBuild({
+  entry: {
+    index: 'src/index.ts',
+    conformance: 'src/conformance/index.ts',
+    'conformance-host': 'src/conformance/conformance-host.ts',
+  },
+  external: ['vitest'],
+});

@@ -90,18 +90,6 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: commands${suffix}`, () 
     expect(second.stdout).toBe(first.stdout);
   });
 
-  it('reports exit codes, stdout and stderr; a string runs through /bin/sh, an argv array as is', async () => {
-    const sandbox = await newSandbox();
-    expect(await sandbox.exec('echo out; echo err >&2; exit 3')).toMatchObject({ exitCode: 3, stdout: 'out\n', stderr: 'err\n', timedOut: false });
-    expect(await sandbox.exec(['printf', '%s|', 'a b', '$HOME', "it's", 'two\nlines'])).toMatchObject({
-      exitCode: 0,
-      stdout: "a b|$HOME|it's|two\nlines|",
-    });
-    // As a shell would: 127 for a missing program, 126 for one that may not run.
-    expect(await sandbox.exec(['no-such-program-4711'])).toMatchObject({ exitCode: 127 });
-    expect(await sandbox.exec(['/etc/passwd'])).toMatchObject({ exitCode: 126 });
-  });
-
   it('runs in the rootfs, as the image sets it up (python3, its ENV), with a clean environment', async () => {
     process.env['AGENTBENCH_TEST_SECRET'] = 'do-not-leak';
     try {
@@ -132,15 +120,6 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: commands${suffix}`, () 
     expect(chunks.join('')).toBe(result.stdout);
   });
 
-  it('runs in the workdir and a cwd relative to it; refuses a cwd outside', async () => {
-    const sandbox = await newSandbox({ files: { 'sub/file.txt': 'x' } });
-    expect(sandbox.workdir).toBe('/workspace');
-    expect((await sandbox.exec('pwd')).stdout).toBe('/workspace\n');
-    expect((await sandbox.exec('pwd; ls', { cwd: 'sub' })).stdout).toBe('/workspace/sub\nfile.txt\n');
-    await expect(sandbox.exec('pwd', { cwd: '/etc' })).rejects.toThrow(PathEscapeError);
-    await expect(sandbox.exec('pwd', { cwd: 'no/such/folder' })).rejects.toThrow('exec: working directory "no/such/folder" does not exist in the workspace');
-  });
-
   it('keeps the workspace, /tmp and /usr/local between commands; the rest of the root is read-only', async () => {
     const sandbox = await newSandbox();
     await sandbox.exec('echo kept > /workspace/state.txt; echo tmp > /tmp/state.txt; mkdir -p /usr/local/lib/agentbench-test');
@@ -150,12 +129,6 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: commands${suffix}`, () 
     const readOnly = await sandbox.exec('touch /etc/agentbench-test');
     expect(readOnly.exitCode).not.toBe(0);
     expect(readOnly.stderr).toMatch(/Read-only file system/);
-  });
-
-  it('reports death by a signal as 128 + n', async () => {
-    const sandbox = await newSandbox();
-    expect(await sandbox.exec(['sh', '-c', 'kill -KILL $$'])).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'signal', signal: 9 });
-    expect(await sandbox.exec(['sh', '-c', 'kill -TERM $$'])).toMatchObject({ exitCode: 143, killedBy: 'signal', signal: 15 });
   });
 
   it('runs concurrent commands and keeps their outputs apart', async () => {
@@ -177,24 +150,6 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: commands${suffix}`, () 
 });
 
 describe.skipIf(skipReason !== undefined)(`BwrapSandbox: timeouts, limits and kills${suffix}`, () => {
-  it('kills the whole tree on timeout (setsid grandchild included) and reports 124', async () => {
-    const sandbox = await newSandbox();
-    const marker = uniqueSleep();
-    const result = await sandbox.exec(`setsid sleep ${marker} & sleep ${marker} & sh -c "sleep ${marker}"`, { timeoutSec: 1 });
-    expect(result).toMatchObject({ exitCode: EXIT_CODE_TIMEOUT, timedOut: true, killedBy: 'timeout' });
-    expect(await processesWithMarker(marker)).toEqual([]);
-    expect((await sandbox.exec('echo next')).stdout).toBe('next\n');
-  });
-
-  it('kills the command when its AbortSignal fires: 137, killedBy abort', async () => {
-    const sandbox = await newSandbox();
-    const marker = uniqueSleep();
-    const controller = new AbortController();
-    const result = await sandbox.exec(`echo started; sleep ${marker}`, { signal: controller.signal, onStdout: () => controller.abort() });
-    expect(result).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'abort' });
-    expect(await processesWithMarker(marker)).toEqual([]);
-  });
-
   it('ends background jobs with the command, while a setsid daemon lives until the network changes (as in Docker)', async () => {
     const sandbox = await newSandbox();
     const job = uniqueSleep();
@@ -236,16 +191,6 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: timeouts, limits and ki
     expect(Number((await sandbox.exec('ps -e --no-headers | wc -l')).stdout.trim())).toBeLessThan(6);
   });
 
-  it('kills a memory hog at the memory limit: 137 reported as oom', async (context) => {
-    const sandbox = await newSandbox({ limits: { memoryMb: 128 } });
-    if (sandbox.limitsEnforced.memory !== 'cgroup') context.skip(`no writable memory cgroup here: ${sandbox.limitsEnforced.notes.join('; ')}`);
-    const hog = await sandbox.exec(['python3', '-c', 'blocks = []\nwhile True: blocks.append(bytearray(16 * 1024 * 1024))'], { timeoutSec: 60 });
-    expect(hog).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'oom', timedOut: false });
-    // A plain SIGKILL afterwards is not mistaken for another OOM kill.
-    expect(await sandbox.exec(['sh', '-c', 'kill -KILL $$'])).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'signal' });
-    expect((await sandbox.exec('echo fine')).stdout).toBe('fine\n');
-  });
-
   it('without cgroups, limits memory per process by RLIMIT_AS and says what is not enforced', async () => {
     const sandbox = await BwrapSandbox.create({ rootfs, limits: { memoryMb: 256 } }, { shouldUseCgroups: false });
     sandboxes.push(sandbox);
@@ -258,23 +203,6 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: timeouts, limits and ki
     expect(hog.stdout).toBe('MemoryError\n');
   });
 
-  it('caps a 100 MB flood in the result and in the log (10 MiB), naming the dropped bytes', async () => {
-    const logDir = await temporaryFolder('agentbench-bwrap-logs-');
-    const sandbox = await newSandbox({ logDir });
-    const size = 100 * 1024 * 1024;
-    // 'A' (octal 101) appears nowhere else in the log.
-    const result = await sandbox.exec(`head -c ${size} /dev/zero | tr '\\0' '\\101'`, { outputCapBytes: 64 * 1024, logName: 'flood', timeoutSec: 120 });
-    expect(result).toMatchObject({ exitCode: 0, truncated: true, logTruncated: true, logPath: join(logDir, 'flood.log') });
-    expect(result.stdout.length).toBeLessThan(64 * 1024 + 300);
-    expect(result.stdout).toMatch(/^A+\n\[… [\d,]+ of 104,857,600 bytes dropped by agentbench; log: .*flood\.log …\]\nA+$/);
-    let floodBytes = 0;
-    for await (const chunk of createReadStream(join(logDir, 'flood.log'))) {
-      for (const byte of chunk as Buffer) if (byte === 0x41) floodBytes++;
-    }
-    expect(floodBytes).toBe(DEFAULT_LOG_CAP_BYTES);
-    const log = await readFile(join(logDir, 'flood.log'));
-    expect(log.includes(`A\n[… ${(size - DEFAULT_LOG_CAP_BYTES).toLocaleString('en-US')} of 104,857,600 bytes dropped by agentbench …]\nA`), 'the marker in the log').toBe(true);
-  });
 });
 
 describe.skipIf(skipReason !== undefined)(`BwrapSandbox: network${suffix}`, () => {
@@ -282,27 +210,6 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: network${suffix}`, () =
   afterEach(async () => {
     await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
     server = undefined;
-  });
-
-  it('cannot reach a host listener by default, and can once the sandbox has network', async (context) => {
-    const address = hostAddress();
-    if (address === undefined) context.skip('this host has no non-loopback IPv4 address to listen on');
-    server = createServer((socket) => socket.end('hello-from-host\n'));
-    await new Promise<void>((resolve) => server?.listen(0, address, resolve));
-    const { port } = server.address() as AddressInfo;
-    const probe = [
-      'python3',
-      '-c',
-      `import socket\ntry:\n    print(socket.create_connection(("${address}", ${port}), timeout=5).recv(100).decode().strip())\nexcept OSError as error:\n    print("unreachable", error.errno)`,
-    ];
-    const sandbox = await newSandbox();
-    expect((await sandbox.exec(probe)).stdout).toMatch(/^unreachable/);
-    await sandbox.setNetwork(true);
-    expect((await sandbox.exec(probe)).stdout).toBe('hello-from-host\n');
-    await sandbox.setNetwork(false);
-    expect((await sandbox.exec(probe)).stdout).toMatch(/^unreachable/);
-    const networked = await newSandbox({ hasNetwork: true });
-    expect((await networked.exec(probe)).stdout).toBe('hello-from-host\n');
   });
 
   it('cuts the network by ending every process started with it; a command running then reports 137 abort', async () => {
@@ -327,25 +234,6 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: network${suffix}`, () =
 });
 
 describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${suffix}`, () => {
-  it('refuses paths that escape through .. or a symbolic link made inside the sandbox', async () => {
-    const sandbox = await newSandbox();
-    await sandbox.exec('ln -s /etc/passwd passwd-link; ln -s /etc etc-link; ln -s /workspace/real.txt inside-link; echo ok > real.txt; ln -s /proc/1/root/etc/passwd proc-root-link');
-    await expect(sandbox.readFile('../etc/passwd')).rejects.toThrow(PathEscapeError);
-    await expect(sandbox.readFile('/etc/passwd')).rejects.toThrow(PathEscapeError);
-    await expect(sandbox.readFile('passwd-link')).rejects.toThrow(SymlinkBlockedError);
-    await expect(sandbox.writeFile('etc-link/agentbench-test', 'x')).rejects.toThrow(SymlinkBlockedError);
-    await expect(sandbox.listFiles('etc-link')).rejects.toThrow(SymlinkBlockedError);
-    // Resolved on the host: pid 1's root is the host's, and following it may fail (EACCES); refused either way.
-    await expect(sandbox.readFile('proc-root-link')).rejects.toThrow(SymlinkBlockedError);
-    expect((await sandbox.listFiles()).map((entry) => `${entry.type}:${entry.path}`)).toEqual([
-      'symlink:etc-link',
-      'symlink:inside-link',
-      'symlink:passwd-link',
-      'symlink:proc-root-link',
-      'file:real.txt',
-    ]);
-  });
-
   it('leaves what the host writes into the workspace (files, copyIn, spec.files) writable by the sandbox', async () => {
     const source = await temporaryFolder('agentbench-bwrap-copy-in-');
     await mkdir(join(source, 'nested'), { recursive: true });

@@ -206,11 +206,14 @@ async function listInto(hostFolder: string, prefix: string, isRecursive: boolean
         : dirent.isSymbolicLink()
           ? 'symlink'
           : 'other';
+    // Files only, as the executor lists: a folder's or a link's own size says nothing portable.
     let size = 0;
-    try {
-      size = (await lstat(hostPath)).size;
-    } catch {
-      // Removed while listing: keep the entry with size 0.
+    if (type === 'file') {
+      try {
+        size = (await lstat(hostPath)).size;
+      } catch {
+        // Removed while listing: keep the entry with size 0.
+      }
     }
     entries.push({ path, type, size });
     // Symbolic links are never followed, so a listing cannot wander outside.

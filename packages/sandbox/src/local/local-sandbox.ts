@@ -123,27 +123,27 @@ export class LocalSandbox implements Sandbox {
     }
   }
 
-  readFile(path: string): Promise<Uint8Array> {
+  async readFile(path: string): Promise<Uint8Array> {
     this.assertUsable();
     return this.workspace.readFile(path);
   }
 
-  writeFile(path: string, data: string | Uint8Array): Promise<void> {
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     this.assertUsable();
     return this.workspace.writeFile(path, data);
   }
 
-  listFiles(path?: string, options?: { recursive?: boolean }): Promise<FileEntry[]> {
+  async listFiles(path?: string, options?: { recursive?: boolean }): Promise<FileEntry[]> {
     this.assertUsable();
     return this.workspace.listFiles(path, options);
   }
 
-  copyIn(hostPath: string, sandboxPath: string): Promise<void> {
+  async copyIn(hostPath: string, sandboxPath: string): Promise<void> {
     this.assertUsable();
     return this.workspace.copyIn(hostPath, sandboxPath);
   }
 
-  copyOut(sandboxPath: string, hostPath: string): Promise<void> {
+  async copyOut(sandboxPath: string, hostPath: string): Promise<void> {
     this.assertUsable();
     return this.workspace.copyOut(sandboxPath, hostPath);
   }

@@ -105,8 +105,18 @@ export async function runProcess(options: RunProcessOptions): Promise<RunProcess
   if (outcome instanceof Error) {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    await log?.close(undefined);
-    throw outcome;
+    const notRunnable = shellExitForSpawnError(outcome);
+    if (notRunnable === undefined) {
+      await log?.close(undefined);
+      throw outcome;
+    }
+    // An argv program that is missing or may not run ends as a shell reports it (127, 126), as on the other backends.
+    const message = `${file}: ${notRunnable === 127 ? 'command not found' : 'Permission denied'}\n`;
+    const logSummary = await log?.close(`--- exit ${notRunnable} after ${Math.round(performance.now() - started)} ms ---\n`);
+    const result: RunProcessResult = { ...emptyResult(notRunnable), stderr: message, durationMs: Math.round(performance.now() - started), killedProcessCount: 0 };
+    if (options.logPath !== undefined) result.logPath = options.logPath;
+    if (logSummary !== undefined) result.logTruncated = logSummary.isTruncated;
+    return result;
   }
   // Whatever is left in the command's group is a background job of it: it ends with the command.
   if (child.pid !== undefined) {
@@ -164,6 +174,14 @@ export function interpretExit(
   // A shell reports a child killed by signal n as 128 + n; keep that reading.
   if (exitCode > 128 && exitCode <= 128 + 64) return { exitCode, signalNumber: exitCode - 128, endedBy: 'signal' };
   return { exitCode };
+}
+
+/** 127 for a program that does not exist, 126 for one that may not be executed; undefined for any other spawn failure. */
+function shellExitForSpawnError(error: Error): 126 | 127 | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 127;
+  if (code === 'EACCES' || code === 'ENOEXEC' || code === 'EISDIR') return 126;
+  return undefined;
 }
 
 export function emptyResult(exitCode: number): ExecResult {

@@ -1,0 +1,145 @@
+import { expect } from 'vitest';
+import { EXIT_CODE_KILLED } from '../sandbox.js';
+import type { ConformanceContext } from './conformance-context.js';
+import type { DiskBehaviour } from './conformance-options.js';
+
+const MEMORY_HOG = 'blocks = []\nwhile True: blocks.append(bytearray(16 * 1024 * 1024))';
+
+/** Forks up to `most` sleeping children, prints how many it made and why it stopped, then kills them. */
+function boundedForks(most: number): string[] {
+  return [
+    'python3',
+    '-c',
+    [
+      'import os, signal, time',
+      'children = []',
+      'reason = "limit not reached"',
+      'try:',
+      `    while len(children) < ${most}:`,
+      '        pid = os.fork()',
+      '        if pid == 0:',
+      '            time.sleep(30); os._exit(0)',
+      '        children.append(pid)',
+      'except OSError as error:',
+      '    reason = error.strerror',
+      'print("forked", len(children), reason)',
+      'for pid in children: os.kill(pid, signal.SIGKILL)',
+      'for pid in children: os.waitpid(pid, 0)',
+    ].join('\n'),
+  ];
+}
+
+/** The disk behaviour of the built-in backends (see the README's DESIGN notes, Disk). */
+export function builtinDiskBehaviour(backend: string): DiskBehaviour | undefined {
+  if (backend === 'docker') {
+    return {
+      kind: 'bounded',
+      path: '/tmp',
+      bytesFor: (spec) => Math.max(16, Math.floor((spec.limits?.memoryMb ?? 2048) / 2)) * 1024 * 1024,
+      why: '/tmp is a tmpfs of half the memory limit; the workspace (overlay2 without a storage quota) is bounded only by the host disk',
+    };
+  }
+  if (backend === 'bwrap') return { kind: 'unbounded', path: '/tmp', why: "/tmp, /root, /usr/local and the workspace are host folders: bounded only by the host's disk" };
+  if (backend === 'local') return { kind: 'unbounded', path: '.', why: "the workspace is a host folder: bounded only by the host's disk" };
+  return undefined;
+}
+
+/**
+ * `limits`: memory (OOM kill → 137, killedBy oom), processes (a fork bomb stays inside) and what bounds writes.
+ * `enforced` must hold; `best-effort` must hold where the backend applied the limit and never let a hog run free
+ * unbounded; `ignored` (local) is checked to ignore them, with allocations small enough to be harmless.
+ */
+export function registerLimitChecks(context: ConformanceContext): void {
+  const promise = context.promises.limits;
+
+  context.check(
+    'limits.memory',
+    'limits',
+    promise === 'ignored'
+      ? 'does not enforce limits.memoryMb (documented): 96 MiB fit under a 32 MiB limit'
+      : `kills a memory hog at limits.memoryMb: 137 with killedBy oom${promise === 'best-effort' ? ', or a MemoryError where only an address-space limit applies' : ''}, and the sandbox goes on`,
+    async () => {
+      if (promise === 'ignored') {
+        const sandbox = await context.sandbox({ limits: { memoryMb: 32 } });
+        expect(await sandbox.exec(['python3', '-c', 'data = bytearray(96 * 1024 * 1024); print(len(data))'])).toMatchObject({ exitCode: 0, stdout: `${96 * 1024 * 1024}\n` });
+        return;
+      }
+      const sandbox = await context.sandbox({ limits: { memoryMb: 128 } });
+      const hog = await sandbox.exec(['python3', '-c', MEMORY_HOG], { timeoutSec: 60 });
+      expect(hog.timedOut).toBe(false);
+      if (promise === 'enforced' || hog.exitCode === EXIT_CODE_KILLED) {
+        expect(hog).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'oom', signal: 9 });
+      } else {
+        expect(hog.exitCode).not.toBe(0);
+        expect(hog.stderr).toContain('MemoryError');
+      }
+      // The backend's own processes survived: the command had the higher OOM score.
+      expect(await sandbox.exec(['echo', 'ok'])).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+      // A plain SIGKILL afterwards is not mistaken for another OOM kill.
+      expect(await sandbox.exec(['sh', '-c', 'kill -KILL $$'])).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'signal' });
+    },
+  );
+
+  context.check(
+    'limits.pids',
+    'limits',
+    promise === 'ignored' ? 'does not enforce limits.pids (documented): 40 processes run under a limit of 16' : 'contains a fork bomb at limits.pids, and the sandbox goes on',
+    async (skip) => {
+      if (promise === 'ignored') {
+        const sandbox = await context.sandbox({ limits: { pids: 16 } });
+        expect((await sandbox.exec(boundedForks(40))).stdout).toBe('forked 40 limit not reached\n');
+        return;
+      }
+      const sandbox = await context.sandbox({ limits: { pids: 64 } });
+      // A bounded count first: a backend that applies no limit must not meet a real fork bomb.
+      const counted = await sandbox.exec(boundedForks(200), { timeoutSec: 60 });
+      const match = /^forked (\d+) (.*)$/m.exec(counted.stdout);
+      expect(match, counted.stdout + counted.stderr).not.toBeNull();
+      if (match?.[2] === 'limit not reached') {
+        if (promise === 'best-effort') return skip('the backend did not apply limits.pids on this host (best-effort)');
+        expect.fail(`200 processes ran under limits.pids 64: ${counted.stdout}`);
+      }
+      expect(match?.[2]).toBe('Resource temporarily unavailable');
+      expect(Number(match?.[1])).toBeLessThan(64);
+      const bomb = await sandbox.exec(['bash', '-c', 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived'], { timeoutSec: 30 });
+      expect(bomb.stderr).toMatch(/fork|Resource temporarily unavailable/i);
+      expect(await sandbox.exec(['echo', 'still here'])).toMatchObject({ exitCode: 0, stdout: 'still here\n' });
+      // The bomb is gone: what is left is the backend's own few processes, sh and ps.
+      expect(Number((await sandbox.exec('ps -e --no-headers | wc -l')).stdout.trim())).toBeLessThan(10);
+    },
+    120_000,
+  );
+
+  const disk = context.options.disk ?? builtinDiskBehaviour(context.options.backend);
+  context.check(
+    'limits.disk',
+    'limits',
+    disk === undefined
+      ? 'bounds a disk-fill attempt (not run: the backend must declare options.disk)'
+      : disk.kind === 'bounded'
+        ? `bounds a disk-fill attempt in ${disk.path}: ENOSPC at the limit (${disk.why})`
+        : `does not bound writes in ${disk.path} beyond the host's disk (documented: ${disk.why}): 64 MiB fit beside a 64 MiB memory limit`,
+    async (skip) => {
+      if (disk === undefined) return skip(`backend "${context.options.backend}" does not say how its disk is bounded: pass options.disk`);
+      if (disk.kind === 'unbounded') {
+        const sandbox = await context.sandbox({ limits: { memoryMb: 64 } });
+        const file = `${disk.path}/agentbench-conformance-fill`;
+        const fill = await sandbox.exec(`dd if=/dev/zero of=${file} bs=1M count=64 2>&1 && wc -c < ${file} && rm ${file}`, { timeoutSec: 60 });
+        expect(fill.exitCode, fill.stdout).toBe(0);
+        expect(fill.stdout.trim().split('\n').at(-1)).toBe(String(64 * 1024 * 1024));
+        return;
+      }
+      const spec = context.specFor({ limits: { memoryMb: 256 } });
+      const bound = disk.bytesFor(spec);
+      const sandbox = await context.sandbox({ limits: { memoryMb: 256 } });
+      const file = `${disk.path}/agentbench-conformance-fill`;
+      const fill = await sandbox.exec(`dd if=/dev/zero of=${file} bs=1M count=${Math.ceil(bound / 1024 / 1024) + 64}; wc -c < ${file}; rm -f ${file}`, { timeoutSec: 120 });
+      expect(fill.stderr).toMatch(/No space left on device/);
+      const written = Number(fill.stdout.trim().split('\n').at(-1));
+      expect(written).toBeGreaterThan(bound / 2);
+      expect(written).toBeLessThanOrEqual(bound);
+      expect(await sandbox.exec(['echo', 'still here'])).toMatchObject({ exitCode: 0, stdout: 'still here\n' });
+    },
+    180_000,
+  );
+}

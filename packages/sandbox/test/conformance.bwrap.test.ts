@@ -8,5 +8,9 @@ describeSandboxConformance({
   backend: 'bwrap',
   spec: { rootfs },
   skipReason,
+  skips: {
+    'files.absolute-link-inside':
+      "known gap (README, DESIGN notes, Conformance): file methods resolve links on the host, where an absolute target names the host's path, so such a link is refused as symlink_blocked",
+  },
   ...(skipReason === undefined ? { hostScript: await bundledConformanceHost('bwrap') } : {}),
 });

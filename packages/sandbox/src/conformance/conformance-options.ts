@@ -18,6 +18,7 @@ export const CONFORMANCE_CHECK_IDS = [
   'files.round-trip',
   'files.dot-dot-and-absolute',
   'files.symlinks-out',
+  'files.absolute-link-inside',
   'network.off-by-default',
   'network.switch',
   'network.cut-running-connection',

@@ -68,7 +68,7 @@ export function registerFileAndPathSafetyChecks(context: ConformanceContext): vo
       const sandbox = await context.sandbox();
       const dangling = `/tmp/agentbench-conformance-${uniqueMarker()}`;
       const made = await sandbox.exec(
-        `ln -s /etc/passwd passwd-link && ln -s /etc etc-link && ln -s ${dangling} dangling-link && echo ok > real.txt && ln -s ${sandbox.workdir}/real.txt inside-link && ln -s ../.. up-link && ln -s /proc/1/root/etc/passwd proc-root-link`,
+        `ln -s /etc/passwd passwd-link && ln -s /etc etc-link && ln -s ${dangling} dangling-link && echo ok > real.txt && ln -s real.txt inside-link && ln -s ../.. up-link && ln -s /proc/1/root/etc/passwd proc-root-link`,
       );
       expect(made.exitCode, made.stderr).toBe(0);
       await expect(sandbox.readFile('passwd-link')).rejects.toMatchObject({ kind: 'symlink_blocked' });
@@ -100,5 +100,14 @@ export function registerFileAndPathSafetyChecks(context: ConformanceContext): vo
     } finally {
       await rm(host, { recursive: true, force: true });
     }
+  });
+
+  context.check('files.absolute-link-inside', 'files', 'follows a link the sandbox made with an absolute target inside the workspace', async () => {
+    const sandbox = await context.sandbox({ files: { 'src/real.txt': 'inside\n' } });
+    const made = await sandbox.exec(`ln -s ${sandbox.workdir}/src/real.txt absolute-link && ln -s ${sandbox.workdir}/src absolute-folder-link && cat absolute-link`);
+    expect(made).toMatchObject({ exitCode: 0, stdout: 'inside\n' });
+    expect(text(await sandbox.readFile('absolute-link'))).toBe('inside\n');
+    await sandbox.writeFile('absolute-folder-link/new.txt', 'through the link\n');
+    expect((await sandbox.exec('cat src/new.txt')).stdout).toBe('through the link\n');
   });
 }

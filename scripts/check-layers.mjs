@@ -32,7 +32,8 @@ export const LAYERS = [
   ['@agentbench/schemas'],
   // The scripted LLM server for tests and the one scheduler sit here because their errors extend schemas' AgentBenchError.
   ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server', '@agentbench/scheduler'],
-  ['@agentbench/tools'],
+  // The cassette (record and replay of model exchanges) sits above the fake LLM server its tests drive.
+  ['@agentbench/tools', '@agentbench/cassette'],
   ['@agentbench/agent-loop', '@agentbench/evaluators'],
   // Beside each other under the CLI, as ../shared/DESIGN.md draws them (plugins included).
   ['@agentbench/harness', '@agentbench/scenario-runner', '@agentbench/evaluator-example', '@agentbench/broken-plugin-fixture'],

@@ -154,6 +154,15 @@ export {
   type AgentEventType,
   type AgentEventOf,
 } from './records/agent-event.js';
+export {
+  CASSETTE_FORMAT,
+  CASSETTE_FORMAT_VERSION,
+  CASSETTE_EXCHANGE_SOURCES,
+  CassetteHeaderSchema,
+  CassetteExchangeSchema,
+  type CassetteHeader,
+  type CassetteExchange,
+} from './records/cassette-record.js';
 export { TOOL_NAMES, ToolNameSchema, ToolRequestSchema, type ToolName, type ToolRequest } from './records/tool-request.js';
 export {
   TOOL_ERROR_KINDS,

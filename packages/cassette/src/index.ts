@@ -1,0 +1,14 @@
+// The cassette: one file per attempt or scenario run of every model exchange, and the loopback proxy that writes and serves it.
+export { CassetteError } from './errors/cassette-error.js';
+export { CassetteFileError } from './errors/cassette-file-error.js';
+export { UpstreamUnreachableError } from './errors/upstream-unreachable-error.js';
+export { normalizeRequestBody, maskVolatileText, requestHash, exchangeKey } from './normalize-request.js';
+export { OccurrenceCounter } from './occurrence-counter.js';
+export { readCassette, parseCassette, type Cassette } from './read-cassette.js';
+export { checkCassetteRun } from './check-cassette-run.js';
+export { CassetteWriter } from './cassette-writer.js';
+export { describeDivergence, formatDivergence, renderForDiff, type Divergence } from './divergence.js';
+export { startModelProxy, MODEL_PROXY_MODES, type ModelProxy, type ModelProxyMode, type ModelProxyOptions } from './proxy/start-model-proxy.js';
+export { checkUpstream } from './proxy/check-upstream.js';
+/** The file name an attempt's or scenario run's cassette has in its folder. */
+export const CASSETTE_FILE_NAME = 'cassette.jsonl';

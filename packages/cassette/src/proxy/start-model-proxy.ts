@@ -1,0 +1,245 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CASSETTE_FORMAT, CASSETTE_FORMAT_VERSION, HARNESS_VERSION, type CassetteExchange, type CassetteHeader } from '@agentbench/schemas';
+import { CassetteWriter } from '../cassette-writer.js';
+import { describeDivergence, type Divergence } from '../divergence.js';
+import { CassetteError } from '../errors/cassette-error.js';
+import { exchangeKey, requestHash } from '../normalize-request.js';
+import { OccurrenceCounter } from '../occurrence-counter.js';
+import type { Cassette } from '../read-cassette.js';
+import { forwardToUpstream, type UpstreamAnswer } from './forward-to-upstream.js';
+import { recordedRequestHeaders } from './http-headers.js';
+import { usageOfResponse } from './usage-of-response.js';
+
+/** `record`: forward and keep; `replay`: serve from the cassette, offline; `replay-then-live`: serve from it until the first miss, then forward. */
+export type ModelProxyMode = 'record' | 'replay' | 'replay-then-live';
+export const MODEL_PROXY_MODES: readonly ModelProxyMode[] = ['record', 'replay', 'replay-then-live'];
+
+export interface ModelProxyOptions {
+  mode: ModelProxyMode;
+  /** Where this proxy writes its exchanges (`cassette.jsonl`). A replay writes its own too, marked as a replay. Default: nothing written. */
+  cassette?: string;
+  /** The cassette a replay serves from; required unless `mode` is `record`. */
+  replayFrom?: Cassette;
+  /** The run the header names. Default: no task, no scenario, repeat 0. */
+  run?: { taskId?: string | null; scenarioId?: string | null; repeatIndex?: number };
+  /** The model endpoint requests go to when live (its base URL, e.g. `https://openrouter.ai/api/v1`). */
+  upstream?: string;
+  /** Per role, when roles have different endpoints (the agent's model and the judge's). Wins over `upstream`. */
+  upstreams?: Readonly<Record<string, string>>;
+  /** The role of requests under `/v1` (without a `/role/NAME` prefix). Default `agent`. */
+  role?: string;
+  /** Default 127.0.0.1: the proxy forwards credentials, so it listens on loopback only. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+}
+
+export interface ModelProxy extends AsyncDisposable {
+  /** The default role's base URL, ending in `/v1`: what `OPENAI_BASE_URL` is set to. */
+  readonly url: string;
+  readonly port: number;
+  /** A role's base URL: `<origin>/role/<role>/v1`. */
+  baseUrlFor(role: string): string;
+  /** The first request the cassette did not hold (replay modes). */
+  readonly divergence: Divergence | undefined;
+  /** Where a `replay-then-live` proxy went live. */
+  readonly forkedAt: { role: string; step: number } | undefined;
+  /** Exchanges answered so far (recorded, replayed or live). */
+  readonly exchangeCount: number;
+  /** Recorded exchanges no request asked for (replay modes): a replay that ended early leaves some. */
+  unservedExchanges(): CassetteExchange[];
+  /** Stops listening, drops open connections and writes the last cassette lines. */
+  close(): Promise<void>;
+}
+
+const ROUTE = /^(?:\/role\/([A-Za-z0-9_.-]+))?\/v1(\/[^?]*)?(\?.*)?$/;
+const ROLE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * A loopback OpenAI-compatible endpoint in front of the real one, for any client (Chat
+ * Completions, Responses, streaming or not): each role's requests go to `/role/<role>/v1/...`
+ * (or `/v1/...` for the default role). Recording passes every answer through as it arrives and
+ * appends the exchange to the cassette; replaying answers from the cassette by request key, byte
+ * for byte (a recorded 429 is a 429 again, so the client's retries run the same).
+ */
+export async function startModelProxy(options: ModelProxyOptions): Promise<ModelProxy> {
+  const mode = options.mode;
+  if (!MODEL_PROXY_MODES.includes(mode)) throw new CassetteError(`mode: expected one of ${MODEL_PROXY_MODES.join(', ')}, found ${JSON.stringify(mode)}`);
+  if (mode !== 'record' && options.replayFrom === undefined) throw new CassetteError(`replayFrom: mode ${mode} needs the cassette to serve from`);
+  const defaultRole = options.role ?? 'agent';
+  if (!ROLE_NAME.test(defaultRole)) throw new CassetteError(`role: expected letters, digits, "_", "." or "-", found ${JSON.stringify(defaultRole)}`);
+  const upstreamOf = (role: string): string | undefined => options.upstreams?.[role] ?? options.upstream;
+  const repeatIndex = options.run?.repeatIndex ?? 0;
+
+  const header: CassetteHeader = {
+    type: 'header',
+    format: CASSETTE_FORMAT,
+    version: CASSETTE_FORMAT_VERSION,
+    created_at: new Date().toISOString(),
+    harness_version: HARNESS_VERSION,
+    task_id: options.run?.taskId ?? null,
+    scenario_id: options.run?.scenarioId ?? null,
+    repeat_index: repeatIndex,
+    replay_of: options.replayFrom === undefined ? null : { cassette: options.replayFrom.file, forked_at: null },
+  };
+  const writer = options.cassette === undefined ? undefined : CassetteWriter.open(options.cassette, header);
+  const recorded = new Map<string, CassetteExchange>();
+  for (const exchange of options.replayFrom?.exchanges ?? []) recorded.set(`${exchange.role}\n${exchange.key}`, exchange);
+  const served = new Set<CassetteExchange>();
+  const counter = new OccurrenceCounter();
+  let divergence: Divergence | undefined;
+  let forkedAt: { role: string; step: number } | undefined;
+  let exchangeCount = 0;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const startedAt = Date.now();
+    const match = ROUTE.exec(request.url ?? '');
+    if (match === null) {
+      sendJson(response, 404, { error: { message: `no route ${request.method} ${request.url}: expected /v1/... or /role/<role>/v1/... (chat/completions, responses, models)`, type: 'not_found' } });
+      return;
+    }
+    const role = match[1] ?? defaultRole;
+    const endpoint = match[2] ?? '/';
+    const method = request.method ?? 'GET';
+    const rawBody = await readBody(request);
+    const body = parseBody(rawBody);
+    const hash = requestHash(`${method} ${endpoint}`, body);
+    const { step, occurrence } = counter.next(role, hash);
+    const key = exchangeKey({ requestHash: hash, occurrence, repeatIndex });
+
+    const exchangeOf = (answer: UpstreamAnswer, source: CassetteExchange['source']): CassetteExchange => ({
+      type: 'exchange',
+      role,
+      step,
+      endpoint,
+      method,
+      model: typeof (body as { model?: unknown } | null)?.model === 'string' ? (body as { model: string }).model : null,
+      request_hash: hash,
+      occurrence,
+      repeat_index: repeatIndex,
+      key,
+      request: { headers: recordedRequestHeaders(request.headers), body },
+      response: { status: answer.status, headers: answer.headers, body: answer.body, is_stream: answer.isStream },
+      usage: usageOfResponse(answer.body, answer.isStream),
+      latency_ms: Date.now() - startedAt,
+      source,
+      upstream_error: answer.upstreamError ?? null,
+    });
+
+    if (mode !== 'record' && forkedAt === undefined) {
+      const found = recorded.get(`${role}\n${key}`);
+      if (found !== undefined) {
+        served.add(found);
+        response.writeHead(found.response.status, found.response.headers).end(found.response.body);
+        exchangeCount += 1;
+        writer?.append({ ...exchangeOf({ status: found.response.status, headers: found.response.headers, body: found.response.body, isStream: found.response.is_stream }, 'cassette'), usage: found.usage ?? null });
+        return;
+      }
+      divergence ??= describeDivergence({ role, step, endpoint, body, recorded: options.replayFrom?.exchanges ?? [] });
+      if (mode === 'replay') {
+        // Not retryable: the same request would miss again.
+        sendJson(response, 400, { error: { message: `cassette replay: no recorded answer for ${role} step ${step} (${endpoint}); the request differs from the recording`, type: 'cassette_divergence', code: 'cassette_divergence' } }, { 'x-should-retry': 'false' });
+        return;
+      }
+      forkedAt = { role, step };
+    }
+
+    const upstream = upstreamOf(role);
+    if (upstream === undefined) {
+      sendJson(response, 502, { error: { message: `the proxy has no upstream for role ${role}`, type: 'upstream_unreachable' } }, { 'x-should-retry': 'false' });
+      return;
+    }
+    const target = `${upstream.replace(/\/+$/, '')}${endpoint === '/' ? '' : endpoint}${match[3] ?? ''}`;
+    const answer = await forwardToUpstream({ target, method, headers: request.headers, body: rawBody, response });
+    exchangeCount += 1;
+    writer?.append(exchangeOf(answer, 'live'));
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { error: { message: `the model proxy failed: ${error instanceof Error ? error.message : String(error)}`, type: 'proxy_error' } });
+      else response.destroy();
+    });
+  });
+  // Clients keep connections alive; close() must not wait for them.
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = `http://${host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      if (writer !== undefined) {
+        await writer.flush();
+        if (forkedAt !== undefined) await rewriteHeader(writer.file, { ...header, replay_of: { cassette: options.replayFrom?.file ?? '', forked_at: forkedAt } });
+      }
+    })();
+    return closing;
+  };
+
+  return {
+    url: `${origin}/v1`,
+    port: address.port,
+    baseUrlFor: (role: string) => {
+      if (!ROLE_NAME.test(role)) throw new CassetteError(`role: expected letters, digits, "_", "." or "-", found ${JSON.stringify(role)}`);
+      return `${origin}/role/${role}/v1`;
+    },
+    get divergence() {
+      return divergence;
+    },
+    get forkedAt() {
+      return forkedAt;
+    },
+    get exchangeCount() {
+      return exchangeCount;
+    },
+    unservedExchanges: () => (options.replayFrom?.exchanges ?? []).filter((exchange) => !served.has(exchange)),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function parseBody(raw: Buffer): unknown {
+  if (raw.length === 0) return null;
+  const text = raw.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+/** A fork is known only once it happens: the header line is rewritten when the proxy closes (a whole-file rename, so a crash leaves the old header). */
+async function rewriteHeader(file: string, header: CassetteHeader): Promise<void> {
+  const text = await readFile(file, 'utf8');
+  const rest = text.slice(text.indexOf('\n') + 1);
+  await writeFile(`${file}.tmp`, `${JSON.stringify(header)}\n${rest}`, { mode: 0o600 });
+  await rename(`${file}.tmp`, file);
+}

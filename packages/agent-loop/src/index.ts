@@ -42,7 +42,7 @@ export type { ObservationFormat } from './llm/format-observation.js';
 // The LLM client
 export { createLlmClient, type LlmClientOptions } from './llm/llm-client.js';
 export type { SamplingOptions } from './llm/sampling-options.js';
-export { resolveLlmConfig, OPENROUTER_BASE_URL, DEFAULT_MODEL, type LlmConfigOverrides, type ResolvedLlmConfig } from './llm/llm-config.js';
+export { resolveLlmConfig, OPENROUTER_BASE_URL, DEFAULT_MODEL, LLM_PROXY_URL_VARIABLE, type LlmConfigOverrides, type ResolvedLlmConfig } from './llm/llm-config.js';
 export type { RetryPolicy } from './llm/retry-policy.js';
 export type { ModelPricing } from './llm/llm-usage.js';
 export type {

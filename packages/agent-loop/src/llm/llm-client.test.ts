@@ -26,6 +26,15 @@ async function start(script: FakeScript, options: Partial<LlmClientOptions> = {}
 const question = [{ role: 'user' as const, content: 'Where is the bug?' }];
 
 describe('createLlmClient (chat completions, real HTTP to the fake server)', () => {
+  it('sends to transportBaseURL (a recording proxy) while baseURL stays the endpoint it reports', async () => {
+    server = await startFakeLlmServer({ script: ['through the proxy'] });
+    const client = createLlmClient({ baseURL: 'https://openrouter.ai/api/v1', transportBaseURL: server.url, apiKey: 'test-key', model: 'fake-model' });
+    expect((await client.complete({ messages: question })).text).toBe('through the proxy');
+    expect(client.baseURL).toBe('https://openrouter.ai/api/v1');
+    expect(server.requests[0]?.headers['authorization']).toBe('Bearer test-key');
+    expect(() => createLlmClient({ baseURL: server?.url ?? '', transportBaseURL: 'not a url', apiKey: 'k', model: 'm' })).toThrow(/transportBaseURL: expected an http\(s\) URL/);
+  });
+
   it('returns the text, the model and the token counts from the reply usage', async () => {
     const { client, server } = await start([{ text: 'In median().', usage: { prompt_tokens: 1234, completion_tokens: 56 } }]);
     const response = await client.complete({ messages: question });

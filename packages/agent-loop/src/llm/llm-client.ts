@@ -13,6 +13,11 @@ import type { SamplingOptions } from './sampling-options.js';
 export interface LlmClientOptions {
   /** Any OpenAI-compatible endpoint, e.g. `https://openrouter.ai/api/v1`, `http://127.0.0.1:8000/v1`. */
   baseURL: string;
+  /**
+   * Where the requests actually go, when not `baseURL`: a recording or replaying proxy in front of
+   * it (`@agentbench/cassette`). `baseURL` stays the endpoint recorded and named in errors.
+   */
+  transportBaseURL?: string;
   apiKey: string;
   model: string;
   /** `chat` (Chat Completions with tool calling, the default) or `responses` (the Responses API). */
@@ -51,10 +56,12 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   if (api !== 'chat' && api !== 'responses') {
     throw new ConfigurationError('api', `expected "chat" or "responses", found ${JSON.stringify(api)}`);
   }
-  try {
-    new URL(baseURL);
-  } catch {
-    throw new ConfigurationError('baseURL', `expected an http(s) URL such as https://openrouter.ai/api/v1, found ${JSON.stringify(baseURL)}`);
+  for (const [field, url] of [['baseURL', baseURL], ['transportBaseURL', options.transportBaseURL ?? baseURL]] as const) {
+    try {
+      new URL(url);
+    } catch {
+      throw new ConfigurationError(field, `expected an http(s) URL such as https://openrouter.ai/api/v1, found ${JSON.stringify(url)}`);
+    }
   }
   const retry = resolveRetryPolicy(options.retry);
   const timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
@@ -67,7 +74,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   const random = options.random ?? Math.random;
   const openai = new OpenAI({
     apiKey,
-    baseURL,
+    baseURL: options.transportBaseURL ?? baseURL,
     maxRetries: 0,
     timeout: timeoutMs,
     ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),

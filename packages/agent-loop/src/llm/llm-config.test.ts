@@ -15,6 +15,13 @@ describe('resolveLlmConfig', () => {
     expect(config.provider).toBe('openai-compatible');
   });
 
+  it('routes through AGENTBENCH_LLM_PROXY_URL without changing the endpoint, provider or key it resolves', () => {
+    const config = resolveLlmConfig({}, { OPENROUTER_API_KEY: 'sk-or', AGENTBENCH_LLM_PROXY_URL: 'http://127.0.0.1:4000/role/agent/v1' });
+    expect(config.client).toMatchObject({ baseURL: OPENROUTER_BASE_URL, transportBaseURL: 'http://127.0.0.1:4000/role/agent/v1', apiKey: 'sk-or' });
+    expect(config.provider).toBe('openrouter');
+    expect(resolveLlmConfig({}, { OPENROUTER_API_KEY: 'k' }).client.transportBaseURL).toBeUndefined();
+  });
+
   it('needs no key for a loopback server', () => {
     expect(resolveLlmConfig({}, { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }).client.apiKey).toBe('not-needed');
   });

@@ -6,6 +6,8 @@ import type { ModelPricing } from './llm-usage.js';
 /** OpenRouter's OpenAI-compatible endpoint: the default base URL of the agent's and the scenario runner's LLM clients (their one home). */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 export const DEFAULT_MODEL = 'anthropic/claude-3.5-sonnet';
+/** The variable the harness sets to route the LLM agent's requests through its model proxy. */
+export const LLM_PROXY_URL_VARIABLE = 'AGENTBENCH_LLM_PROXY_URL';
 
 export interface LlmConfigOverrides {
   /** `--model`: wins over `MODEL_NAME`. */
@@ -62,7 +64,9 @@ function pricingVariable(environment: NodeJS.ProcessEnv): ModelPricing | undefin
  *   llama.cpp, OpenAI); a loopback server needs no key;
  * - otherwise OpenRouter with `OPENROUTER_API_KEY`;
  * - model: `--model`, else `MODEL_NAME`, else anthropic/claude-3.5-sonnet;
- * - `AGENTBENCH_LLM_API` (chat|responses), `AGENTBENCH_LLM_TIMEOUT_SEC`, `AGENTBENCH_LLM_MAX_RETRIES`, `AGENTBENCH_LLM_PRICING`.
+ * - `AGENTBENCH_LLM_API` (chat|responses), `AGENTBENCH_LLM_TIMEOUT_SEC`, `AGENTBENCH_LLM_MAX_RETRIES`, `AGENTBENCH_LLM_PRICING`;
+ * - `AGENTBENCH_LLM_PROXY_URL`: send the requests through this base URL instead (the harness's
+ *   recording or replaying proxy); the endpoint, provider and key are resolved as without it.
  * A missing key is a ConfigurationError naming the variable, raised before any step runs.
  */
 export function resolveLlmConfig(overrides: LlmConfigOverrides = {}, environment: NodeJS.ProcessEnv = process.env): ResolvedLlmConfig {
@@ -115,6 +119,8 @@ export function resolveLlmConfig(overrides: LlmConfigOverrides = {}, environment
     throw new ConfigurationError(overrides.api !== undefined ? 'api' : 'AGENTBENCH_LLM_API', `expected "chat" or "responses", found ${JSON.stringify(apiText)}`);
   }
   const client: LlmClientOptions = { baseURL, apiKey, model, api: apiText };
+  const proxyURL = nonEmpty(LLM_PROXY_URL_VARIABLE);
+  if (proxyURL !== undefined) client.transportBaseURL = proxyURL;
   const timeoutSec = numberVariable(environment, 'AGENTBENCH_LLM_TIMEOUT_SEC', false, 1);
   const timeoutMs = overrides.timeoutMs ?? (timeoutSec === undefined ? undefined : timeoutSec * 1000);
   if (timeoutMs !== undefined) client.timeoutMs = timeoutMs;

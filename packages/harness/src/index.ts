@@ -35,7 +35,16 @@ export { sandboxFactoryFor, createDockerSandbox, pooledDockerSandboxFactory, typ
 export { validateBaseline, type ValidateBaselineOptions } from './baseline/validate-baseline.js';
 
 // Agent attempts and their verdict
-export { runAgentAttempt, type AgentAttemptStage, type RunAgentAttemptOptions, type RunAgentAttemptResult } from './agent-attempt/run-agent-attempt.js';
+export {
+  runAgentAttempt,
+  type AgentAttemptStage,
+  type AttemptModelsOptions,
+  type AttemptModelsResult,
+  type RunAgentAttemptOptions,
+  type RunAgentAttemptResult,
+} from './agent-attempt/run-agent-attempt.js';
+export { replayAgentAttempt, type ReplayAgentAttemptOptions, type ReplayAgentAttemptResult } from './agent-attempt/replay-agent-attempt.js';
+export { formatAttemptComparison, type AttemptComparison } from './agent-attempt/compare-attempt-trajectories.js';
 export { FinalVerdict, type FinalVerdictOptions, type VerdictInput, type VerdictOutcome } from './verdict/final-verdict.js';
 export { protectedPathspecs } from './verdict/protected-pathspecs.js';
 export { WorkTreeSnapshots, SNAPSHOT_MAX_FILE_BYTES, type ChangedPath, type WorkTreeSnapshot, type WorkTreeSnapshotsOptions } from './git/work-tree-snapshots.js';

@@ -5,6 +5,8 @@ import { doctorCommand } from './doctor.js';
 import { imageCommand } from './image.js';
 import { importSwebenchCommand } from './import-swebench.js';
 import { listTasksCommand } from './list-tasks.js';
+import { proxyCommand } from './proxy.js';
+import { replayCommand } from './replay.js';
 import { reportCommand } from './report.js';
 import { runAgentCommand } from './run-agent.js';
 import { runTaskCommand } from './run-task.js';
@@ -20,6 +22,8 @@ import { viewCommand } from './view.js';
 export const commands: ReadonlyArray<CommandModule<any, any>> = [
   runAgentCommand,
   runTaskCommand,
+  replayCommand,
+  proxyCommand,
   validateSuiteCommand,
   listTasksCommand,
   validateCommand,

@@ -34,6 +34,8 @@ export interface ModelProxyOptions {
   host?: string;
   /** Default 0: any free port. */
   port?: number;
+  /** Called once, when the first request the cassette does not hold arrives (`ab proxy --replay` prints it then). */
+  onDivergence?: (divergence: Divergence) => void;
 }
 
 export interface ModelProxy extends AsyncDisposable {
@@ -137,7 +139,10 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
         writer?.append({ ...exchangeOf({ status: found.response.status, headers: found.response.headers, body: found.response.body, isStream: found.response.is_stream }, 'cassette'), usage: found.usage ?? null });
         return;
       }
-      divergence ??= describeDivergence({ role, step, endpoint, body, recorded: options.replayFrom?.exchanges ?? [] });
+      if (divergence === undefined) {
+        divergence = describeDivergence({ role, step, endpoint, body, recorded: options.replayFrom?.exchanges ?? [] });
+        options.onDivergence?.(divergence);
+      }
       if (mode === 'replay') {
         // Not retryable: the same request would miss again.
         sendJson(response, 400, { error: { message: `cassette replay: no recorded answer for ${role} step ${step} (${endpoint}); the request differs from the recording`, type: 'cassette_divergence', code: 'cassette_divergence' } }, { 'x-should-retry': 'false' });

@@ -1,6 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { loadAgent, type Agent, type AgentLoopLimits, type AgentLoopResult, type EventListener } from '@agentbench/agent-loop';
+import { LLM_PROXY_URL_VARIABLE, OPENROUTER_BASE_URL, loadAgent, resolveLlmConfig, type Agent, type AgentLoopLimits, type AgentLoopResult, type EventListener } from '@agentbench/agent-loop';
+import { CASSETTE_FILE_NAME, startModelProxy, type Cassette, type Divergence, type ModelProxy, type ModelProxyMode } from '@agentbench/cassette';
 import { resolveLoopLimits } from '@agentbench/agent-loop/internal';
 import { HARNESS_VERSION, loadTask, type AttemptRecord, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { appendJsonLine, writeJsonAtomic } from '@agentbench/schemas/internal';
@@ -51,9 +52,27 @@ export interface RunAgentAttemptOptions {
   artifactBudget?: ArtifactBudget;
   /** Bytes of stdout and of stderr each command's log keeps (`--max-output-bytes`). Default: the task's `environment.max_output_bytes`, else 10 MiB. */
   maxOutputBytes?: number;
+  /** How the agent's model exchanges go through the attempt's model proxy. Default: recorded live to `cassette.jsonl`. */
+  models?: AttemptModelsOptions;
   signal?: AbortSignal;
   onEvent?: EventListener;
   onStage?: (stage: AgentAttemptStage) => void;
+}
+
+/**
+ * Every agent attempt runs a loopback model proxy (`@agentbench/cassette`) and points the agent's
+ * LLM client at it (`AGENTBENCH_LLM_PROXY_URL` in the agent's environment): the attempt's
+ * `cassette.jsonl` records each exchange, or a replay serves them from an earlier cassette.
+ */
+export interface AttemptModelsOptions {
+  /** `record` (default), `replay` (offline, from `replayFrom`), `replay-then-live`. */
+  mode?: ModelProxyMode;
+  /** The cassette a replay serves. */
+  replayFrom?: Cassette;
+  /** The attempt's repeat index, part of each exchange's key. Default 0. */
+  repeatIndex?: number;
+  /** The live endpoint. Default: the LLM agent's, as `resolveLlmConfig` finds it in `environment`. */
+  upstream?: string;
 }
 
 /** The stages an agent attempt reports (the pipeline's). */
@@ -66,6 +85,19 @@ export interface RunAgentAttemptResult {
   loop?: AgentLoopResult;
   /** One line: how the attempt ended. */
   message: string;
+  /** The attempt's model exchanges: its cassette and, for a replay, where it left the recording. */
+  models: AttemptModelsResult;
+}
+
+export interface AttemptModelsResult {
+  cassetteFile: string;
+  exchangeCount: number;
+  /** The first request the replayed cassette did not hold. */
+  divergence?: Divergence;
+  /** Where a `replay-then-live` attempt went live. */
+  forkedAt?: { role: string; step: number };
+  /** Recorded exchanges the replay never asked for. */
+  unservedCount: number;
 }
 
 /**
@@ -85,13 +117,33 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   const task = loaded.task;
   const maxSteps = options.maxSteps ?? task.agent?.max_steps;
   const limits = resolveLoopLimits({ ...options.limits, ...(maxSteps === undefined ? {} : { maxSteps }) });
-  const { agent, variant } = await agentOf(options, loaded);
-
   const runId = ulid();
   const outDir = path.resolve(options.outDir ?? 'artifacts');
   const runDir = path.join(outDir, 'agent_runs', task.id, runId);
-  await mkdir(path.dirname(runDir), { recursive: true });
+  const firstCreated = await mkdir(path.dirname(runDir), { recursive: true });
   await mkdir(runDir, { mode: RUN_DIRECTORY_MODE });
+  const environment = options.environment ?? process.env;
+  const cassetteFile = path.join(runDir, CASSETTE_FILE_NAME);
+  const models = options.models ?? {};
+  let proxy: ModelProxy | undefined;
+  let agent: Agent;
+  let variant: string;
+  try {
+    proxy = await startModelProxy({
+      mode: models.mode ?? 'record',
+      cassette: cassetteFile,
+      ...(models.replayFrom === undefined ? {} : { replayFrom: models.replayFrom }),
+      run: { taskId: task.id, repeatIndex: models.repeatIndex ?? 0 },
+      upstream: models.upstream ?? agentUpstream(environment, options.model),
+      role: 'agent',
+    });
+    ({ agent, variant } = await agentOf(options, loaded, { ...environment, [LLM_PROXY_URL_VARIABLE]: proxy.baseUrlFor('agent') }));
+  } catch (error) {
+    // The agent is built before anything runs: a configuration mistake leaves no attempt folder.
+    await proxy?.close();
+    await removeCreatedFolders(runDir, firstCreated);
+    throw error;
+  }
   const context = new AttemptContext({
     loaded,
     paths: { runDir, logDir: path.join(runDir, 'logs'), workspaceDir: path.join(runDir, 'workspace') },
@@ -121,17 +173,26 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   };
   await writeJsonAtomic(runFile, runRecord);
 
-  const end = await runAttemptPipeline(context, {
-    kind: 'agent',
-    agent: {
-      agent,
-      variant,
-      limits,
-      ...(options.strictPatch === undefined ? {} : { strictPatch: options.strictPatch }),
-      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-    },
-    ...(options.skipBaseline === true ? {} : { validateBaseline }),
-  });
+  let end;
+  try {
+    end = await runAttemptPipeline(context, {
+      kind: 'agent',
+      agent: {
+        agent,
+        variant,
+        limits,
+        ...(options.strictPatch === undefined ? {} : { strictPatch: options.strictPatch }),
+        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      },
+      ...(options.skipBaseline === true ? {} : { validateBaseline }),
+    });
+  } finally {
+    await proxy.close();
+  }
+  context.artifact('cassette', cassetteFile);
+  const modelsResult: AttemptModelsResult = { cassetteFile, exchangeCount: proxy.exchangeCount, unservedCount: proxy.unservedExchanges().length };
+  if (proxy.divergence !== undefined) modelsResult.divergence = proxy.divergence;
+  if (proxy.forkedAt !== undefined) modelsResult.forkedAt = proxy.forkedAt;
 
   const record = agentAttemptRecord(context, { variant, limits, model: agent.modelConfig ?? null }, end);
   const attemptFile = path.join(runDir, 'attempt.json');
@@ -147,17 +208,46 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
     counts: { total: 1, passed: record.result.passed ? 1 : 0, failed: !record.result.passed && !isErrored ? 1 : 0, errored: isErrored ? 1 : 0, skipped: 0 },
     details: { message: end.message, stop_reason: context.agentRun?.stopReason ?? null, failure_reason: failureReason, ...(context.notes.length === 0 ? {} : { notes: context.notes }) },
   });
-  const result: RunAgentAttemptResult = { runDir, record, message: end.message };
+  const result: RunAgentAttemptResult = { runDir, record, message: end.message, models: modelsResult };
   if (context.agentRun !== undefined) result.loop = context.agentRun;
   return result;
 }
 
+/**
+ * Removes the attempt folder and the parents this attempt created, each only while empty: another
+ * attempt of the same run may be writing beside it.
+ */
+async function removeCreatedFolders(runDir: string, firstCreated: string | undefined): Promise<void> {
+  await rm(runDir, { recursive: true, force: true });
+  if (firstCreated === undefined) return;
+  for (let folder = path.dirname(runDir); folder.length >= firstCreated.length; folder = path.dirname(folder)) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return;
+    }
+    if (folder === firstCreated) return;
+  }
+}
+
+/**
+ * Where the LLM agent's requests would go without the proxy: the proxy's upstream. A setting the
+ * agent cannot use (no key) is left for the agent's own construction to report.
+ */
+function agentUpstream(environment: NodeJS.ProcessEnv, model: string | undefined): string {
+  try {
+    return resolveLlmConfig(model === undefined ? {} : { model }, environment).client.baseURL;
+  } catch {
+    return environment['OPENAI_BASE_URL']?.trim() || OPENROUTER_BASE_URL;
+  }
+}
+
 /** The caller's agent, or the one `variant` names (the task's `agent.entrypoint`, else `scripted`). */
-async function agentOf(options: RunAgentAttemptOptions, loaded: LoadedTask): Promise<{ agent: Agent; variant: string }> {
+async function agentOf(options: RunAgentAttemptOptions, loaded: LoadedTask, environment: NodeJS.ProcessEnv): Promise<{ agent: Agent; variant: string }> {
   if (options.agent !== undefined) return { agent: options.agent, variant: options.variant ?? options.agent.name };
   const loadedAgent = await loadAgent(options.variant ?? loaded.task.agent?.entrypoint ?? 'scripted', {
     task: loaded,
-    environment: options.environment ?? process.env,
+    environment,
     ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.scriptFile === undefined ? {} : { scriptFile: options.scriptFile }),

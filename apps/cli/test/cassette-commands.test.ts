@@ -1,0 +1,85 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CASSETTE_FORMAT, HARNESS_VERSION } from '@agentbench/schemas';
+import { runCli } from './run-cli.js';
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** An attempt folder as `ab run-agent` leaves it, with the cassette given. */
+async function attemptFolder(root: string, cassette: string): Promise<string> {
+  const runDir = path.join(root, 'agent_runs', 'toy', '01JAAAAAAAAAAAAAAAAAAAAAAA');
+  await mkdir(runDir, { recursive: true });
+  const now = new Date().toISOString();
+  await writeFile(path.join(runDir, 'attempt.json'), JSON.stringify({
+    schema_version: '0.1.0', run_id: '01JAAAAAAAAAAAAAAAAAAAAAAA', task_id: 'toy', suite: 'unit', timestamp_start: now, timestamp_end: now, duration_sec: 1,
+    baseline_validation: { attempted: false, failed_as_expected: false }, result: { passed: true, exit_code: 0, failure_reason: null, stop_reason: 'SUCCESS' },
+    artifact_paths: {}, variant: 'scripted', model: null, limits: { timeout_sec: 30 }, metrics: null,
+  }));
+  await writeFile(path.join(runDir, 'run.json'), JSON.stringify({
+    run_id: '01JAAAAAAAAAAAAAAAAAAAAAAA', kind: 'agent', created_at: now, finished_at: now, harness_version: HARNESS_VERSION, suite: 'unit', task_ids: ['toy'],
+    options: { task_file: path.join(root, 'task.yaml'), variant: 'scripted', skip_baseline: true, limits: {} }, status: 'completed', counts: null,
+  }));
+  await writeFile(path.join(runDir, 'cassette.jsonl'), cassette);
+  return runDir;
+}
+
+const header = (taskId: string) => JSON.stringify({ type: 'header', format: CASSETTE_FORMAT, version: 1, created_at: new Date().toISOString(), harness_version: HARNESS_VERSION, task_id: taskId, scenario_id: null, repeat_index: 0, replay_of: null });
+
+describe('ab proxy and ab replay: bad input in one or two lines, exit 1, no stack', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'ab-cassette-commands-'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('ab proxy --record with an upstream that refuses names the URL', async () => {
+    const upstream = `http://127.0.0.1:${await closedPort()}/v1`;
+    const run = await runCli(['proxy', '--record', path.join(root, 'c.jsonl'), '--upstream', upstream]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(`ab: cannot reach the upstream ${upstream}: connection refused (ECONNREFUSED)\n`);
+  });
+
+  it('ab proxy needs exactly one of --record and --replay, and --upstream to record', async () => {
+    expect((await runCli(['proxy'])).stderr).toContain('ab: give exactly one of --record FILE or --replay FILE');
+    const run = await runCli(['proxy', '--record', path.join(root, 'c.jsonl')]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('ab: --record needs --upstream URL');
+  });
+
+  it('ab proxy --replay of a truncated cassette names the file and the line', async () => {
+    const file = path.join(root, 'truncated.jsonl');
+    await writeFile(file, `${header('toy')}\n{"type":"exchange","role":"ag`);
+    const run = await runCli(['proxy', '--replay', file]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(`ab: ${file}: line 2: cut short (the recording stopped mid-line); re-record the attempt or delete that line\n`);
+  });
+
+  it('ab replay of a truncated cassette, or of a cassette of another task, says so in one line', async () => {
+    const truncated = await attemptFolder(path.join(root, 'a'), `${header('toy')}\n{"type":"exch`);
+    let run = await runCli(['replay', truncated]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(`ab: ${path.join(truncated, 'cassette.jsonl')}: line 2: cut short (the recording stopped mid-line); re-record the attempt or delete that line\n`);
+    const foreign = await attemptFolder(path.join(root, 'b'), `${header('other_task')}\n`);
+    run = await runCli(['replay', foreign]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(`ab: ${path.join(foreign, 'cassette.jsonl')}: line 1: recorded for task "other_task", not "toy": this cassette belongs to another run\n`);
+  });
+
+  it('ab replay of a folder that is not an attempt says what it expected', async () => {
+    const run = await runCli(['replay', root]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/^ab: .*attempt\.json: not found: expected an agent attempt record \(is the folder an attempt folder, agent_runs\/<task>\/<id>\/\?\)\n$/);
+  });
+});

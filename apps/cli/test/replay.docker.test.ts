@@ -21,7 +21,8 @@ interface Printed {
   record: { run_id: string; result: Record<string, unknown> };
 }
 
-describe.skipIf(skipReason !== undefined)('ab run-agent records, ab replay replays offline (real Docker, fake LLM server)', () => {
+// Three Docker attempts, each with setup and a final test: minutes on a loaded machine.
+describe.skipIf(skipReason !== undefined)('ab run-agent records, ab replay replays offline (real Docker, fake LLM server)', { timeout: 600_000 }, () => {
   let scratch: string;
   let recordedDir = '';
   const runIds: string[] = [];

@@ -144,7 +144,7 @@ function answerOf(completion: OpenAI.Chat.Completions.ChatCompletion, request: J
 export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient {
   const configuration = resolveJudgeConfiguration(options);
   const openai = new OpenAI({
-    baseURL: configuration.baseURL,
+    baseURL: options.transportBaseURL ?? configuration.baseURL,
     apiKey: configuration.apiKey,
     maxRetries: configuration.maxRetries,
     timeout: configuration.timeoutMs,

@@ -9,6 +9,8 @@ export type StructuredOutputMode = 'auto' | 'json_schema' | 'tool';
 export interface JudgeClientOptions {
   /** OpenAI-compatible base URL ending in `/v1`. */
   baseURL?: string;
+  /** Where the requests actually go, when not `baseURL`: a recording or replaying model proxy in front of it. `baseURL` stays the endpoint named in errors and cache keys. */
+  transportBaseURL?: string;
   apiKey?: string;
   /** The judge model when a scenario names neither `model` nor `model_type`, and the base of every model type. */
   model?: string;

@@ -94,3 +94,16 @@ export function judgeClientOptions(settings: LlmSettings, env: Environment, repe
   if (own.noCache !== undefined) options.noCache = own.noCache;
   return options;
 }
+
+/**
+ * The endpoint each role's requests go to, resolved as the clients resolve them but without keys:
+ * the upstreams of the run's model proxy.
+ */
+export function roleUpstreams(settings: LlmSettings, env: Environment): Record<LlmRole, string> {
+  const agent = agentBaseURL(settings, env);
+  return {
+    agent,
+    simulator: firstSet(settings.simulator?.baseURL, env['AGENTBENCH_SIMULATOR_BASE_URL']) ?? agent,
+    judge: firstSet(settings.judge?.baseURL, env['AGENTBENCH_JUDGE_BASE_URL']) ?? agent,
+  };
+}

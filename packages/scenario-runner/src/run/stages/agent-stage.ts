@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createLlmClient, type LlmClient } from '@agentbench/agent-loop';
+import type { ModelProxy } from '@agentbench/cassette';
 import type { AgentSpec, AgentUnderTest } from '../../agents/agent-under-test.js';
 import { CommandAgentUnderTest } from '../../agents/command-agent.js';
 import { HttpAgentUnderTest } from '../../agents/http-agent.js';
@@ -23,9 +24,15 @@ export function agentStage(run: ScenarioRun, endpoint: ServicesEndpoint): void {
     meter: run.meter,
     llm: run.llmSettings,
     env: run.env,
-    runEnv: { ...(run.options.env ?? {}), [SERVICES_URL_VARIABLE]: endpoint.url },
+    runEnv: {
+      ...(run.options.env ?? {}),
+      [SERVICES_URL_VARIABLE]: endpoint.url,
+      // A command agent in any language is recorded when it reads OPENAI_BASE_URL.
+      ...(run.resources.modelProxy === undefined ? {} : { OPENAI_BASE_URL: run.resources.modelProxy.baseUrlFor('agent') }),
+    },
     cwd: run.loaded.dir,
     models: run.models,
+    modelProxy: run.resources.modelProxy,
   });
 }
 
@@ -39,6 +46,7 @@ interface AgentDependencies {
   runEnv: Record<string, string>;
   cwd: string;
   models: ScenarioRunResult['parameters']['models'];
+  modelProxy: ModelProxy | undefined;
 }
 
 /** An LLM client for the agent or the user simulator; the first model each role uses is recorded. */
@@ -49,8 +57,10 @@ export function createRoleClient(
   sampling: { temperature?: number; maxOutputTokens?: number } | undefined,
   models: ScenarioRunResult['parameters']['models'],
   headers?: Record<string, string>,
+  modelProxy?: ModelProxy,
 ): LlmClient {
   const options = roleClientOptions(role, settings, env);
+  if (modelProxy !== undefined) options.transportBaseURL = modelProxy.baseUrlFor(role);
   if (sampling !== undefined) options.sampling = sampling;
   if (headers !== undefined) options.headers = headers;
   models[role] ??= options.model;
@@ -63,7 +73,7 @@ function createAgent(spec: AgentSpec, dependencies: AgentDependencies): AgentUnd
     case 'llm': {
       const settings: LlmSettings = { ...llm, agent: { ...llm.agent, ...(spec.model === undefined ? {} : { model: spec.model }), ...(spec.base_url === undefined ? {} : { baseURL: spec.base_url }) } };
       return new LlmAgentUnderTest({
-        client: createRoleClient('agent', settings, env, undefined, models),
+        client: createRoleClient('agent', settings, env, undefined, models, undefined, dependencies.modelProxy),
         gateway,
         trajectory,
         usage: meter,
@@ -78,7 +88,7 @@ function createAgent(spec: AgentSpec, dependencies: AgentDependencies): AgentUnd
         throw new ScenarioRunnerError('configuration', `agent.api_key_env: the variable ${spec.api_key_env} is not set`);
       }
       const settings: LlmSettings = { ...llm, agent: { ...llm.agent, baseURL: spec.base_url, ...(spec.model === undefined ? {} : { model: spec.model }), ...(apiKey === undefined ? {} : { apiKey }) } };
-      const client = createRoleClient('agent', settings, env, undefined, models, { 'X-AgentBench-Services-URL': dependencies.runEnv[SERVICES_URL_VARIABLE] ?? '' });
+      const client = createRoleClient('agent', settings, env, undefined, models, { 'X-AgentBench-Services-URL': dependencies.runEnv[SERVICES_URL_VARIABLE] ?? '' }, dependencies.modelProxy);
       return new HttpAgentUnderTest(client, meter, trajectory, spec.system_prompt);
     }
     case 'command':

@@ -30,6 +30,7 @@ function judgeModelOf(details: unknown): string | undefined {
 export function judgeStage(run: ScenarioRun, provider: EnvironmentProvider): RunEvaluation {
   const { meter, models } = run;
   const judgeOptions = judgeClientOptions(run.llmSettings, run.env, run.options.matrix?.repeat ?? 0);
+  if (run.resources.modelProxy !== undefined) judgeOptions.transportBaseURL = run.resources.modelProxy.baseUrlFor('judge');
   const evaluationBase: Partial<EvaluationContext> = {
     llm: judgeOptions,
     runCommand: (command) => provider.run(command, { captureFiles: false, timeoutMs: run.stepTimeoutMs }),

@@ -5,6 +5,11 @@ import { SCENARIO_RESULT_SCHEMA_VERSION, type ScenarioRunResult } from '../scena
 import type { RunJudgment } from './judgment-stage.js';
 import type { ScenarioRun } from './scenario-run.js';
 
+/** The run's folder: `--out`, else `<artifacts>/scenarios/<time>__<name>__<run id>` (known from the start, so the cassette goes there too). */
+export function resultFolderOf(run: ScenarioRun): string {
+  return path.resolve(run.options.outDir ?? path.join(run.options.artifactsDir ?? 'artifacts', 'scenarios', `${timestampForPath(run.startedAt)}__${slugForPath(run.definition.name)}__${run.runId}`));
+}
+
 /** The run's result, written atomically to `result.json` (unless `writeResult: false`). */
 export async function resultStage(run: ScenarioRun, { status, verdict }: RunJudgment): Promise<ScenarioRunResult> {
   const { definition, options, steps, gateway, meter, errors } = run;
@@ -46,8 +51,7 @@ export async function resultStage(run: ScenarioRun, { status, verdict }: RunJudg
     errors,
   };
   if (options.writeResult !== false) {
-    const folder = options.outDir ?? path.join(options.artifactsDir ?? 'artifacts', 'scenarios', `${timestampForPath(run.startedAt)}__${slugForPath(definition.name)}__${run.runId}`);
-    const file = path.resolve(folder, 'result.json');
+    const file = path.join(resultFolderOf(run), 'result.json');
     result.result_file = file;
     await writeJsonAtomic(file, result);
   }

@@ -1,3 +1,4 @@
+import type { ModelProxy } from '@agentbench/cassette';
 import type { AgentUnderTest } from '../../agents/agent-under-test.js';
 import { IsolatedScriptRunner } from '../../mocks/isolated-script-runner.js';
 import type { EnvironmentProvider } from '../../providers/environment-provider.js';
@@ -9,6 +10,8 @@ export class RunResources {
   provider: EnvironmentProvider | undefined;
   endpoint: ServicesEndpoint | undefined;
   agent: AgentUnderTest | undefined;
+  /** The run's model proxy: every model exchange of the agent, the simulator and the judge goes through it to `cassette.jsonl`. */
+  modelProxy: ModelProxy | undefined;
   readonly services = new ServiceRegistry();
   readonly scripts: IsolatedScriptRunner;
 
@@ -26,6 +29,7 @@ export class RunResources {
       }
     };
     await attempt('teardown.agent', this.agent?.dispose === undefined ? undefined : () => this.agent!.dispose!());
+    await attempt('teardown.model_proxy', this.modelProxy === undefined ? undefined : () => this.modelProxy!.close());
     await attempt('teardown.endpoint', this.endpoint === undefined ? undefined : () => this.endpoint!.close());
     await attempt('teardown.provider', this.provider === undefined ? undefined : () => this.provider!.teardown());
     await attempt('teardown.services', () => this.services.dispose());

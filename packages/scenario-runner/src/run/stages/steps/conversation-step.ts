@@ -28,7 +28,7 @@ export async function runConversationStep(
   const config = step.conversation!;
   const log = (message: string): void => run.emit({ type: 'debug', message });
   const simulator = new UserSimulator({
-    client: createRoleClient('simulator', run.llmSettings, run.env, { temperature: config.user_simulator.temperature, maxOutputTokens: config.user_simulator.max_tokens }, run.models),
+    client: createRoleClient('simulator', run.llmSettings, run.env, { temperature: config.user_simulator.temperature, maxOutputTokens: config.user_simulator.max_tokens }, run.models, undefined, run.resources.modelProxy),
     config: config.user_simulator,
     usage: run.meter,
     log,

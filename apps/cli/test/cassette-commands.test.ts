@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASSETTE_FORMAT, HARNESS_VERSION } from '@agentbench/schemas';
+import { readCassette } from '@agentbench/cassette';
+import { startFakeLlmServer } from '@agentbench/fake-llm-server';
 import { runCli } from './run-cli.js';
 
 /** A port nothing listens on: bound, then released. */
@@ -35,7 +38,7 @@ async function attemptFolder(root: string, cassette: string): Promise<string> {
 
 const header = (taskId: string) => JSON.stringify({ type: 'header', format: CASSETTE_FORMAT, version: 1, created_at: new Date().toISOString(), harness_version: HARNESS_VERSION, task_id: taskId, scenario_id: null, repeat_index: 0, replay_of: null });
 
-describe('ab proxy and ab replay: bad input in one or two lines, exit 1, no stack', () => {
+describe('ab proxy and ab replay from the command line (bad input: one or two lines, exit 1, no stack)', () => {
   let root: string;
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'ab-cassette-commands-'));
@@ -81,5 +84,43 @@ describe('ab proxy and ab replay: bad input in one or two lines, exit 1, no stac
     const run = await runCli(['replay', root]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/^ab: .*attempt\.json: not found: expected an agent attempt record \(is the folder an attempt folder, agent_runs\/<task>\/<id>\/\?\)\n$/);
+  });
+
+  it('ab proxy --record serves until stopped, then ab proxy --replay answers the same offline', async () => {
+    const upstream = await startFakeLlmServer({ script: ['recorded answer'] });
+    const file = path.join(root, 'session.jsonl');
+    const ask = async (port: number) => {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const serve = async (args: string[], port: number, whenReady: () => boolean) => {
+      const running = runCli(['proxy', ...args, '--port', String(port)]);
+      for (let tries = 0; tries < 200 && !whenReady(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+      // Wait for the port, then send the one request.
+      let answer: { status: number; text: string } | undefined;
+      for (let tries = 0; tries < 200 && answer === undefined; tries += 1) {
+        answer = await ask(port).catch(() => undefined);
+        if (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      process.emit('SIGTERM');
+      return { answer, run: await running };
+    };
+    try {
+      const recording = await serve(['--record', file, '--upstream', upstream.url], await closedPort(), () => existsSync(file));
+      expect(recording.run.exitCode, recording.run.stderr).toBe(0);
+      expect(recording.run.stdout).toMatch(/^model proxy recording to .+ from http:\/\/127\.0\.0\.1:\d+\/v1\nOPENAI_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1\n/);
+      expect(recording.run.stdout).toContain('model proxy stopped: 1 exchange');
+      expect((await readCassette(file)).exchanges).toHaveLength(1);
+    } finally {
+      await upstream.close();
+    }
+    const replaying = await serve(['--replay', file], await closedPort(), () => true);
+    expect(replaying.answer?.status).toBe(200);
+    expect(replaying.answer?.text).toContain('recorded answer');
+    expect(replaying.run.exitCode).toBe(0);
   });
 });

@@ -89,6 +89,26 @@ describe('recording and replaying an agent attempt (local sandbox, fake LLM serv
     expect(comparison.firstDifference).toMatchObject({ call: 1, replay: null });
   });
 
+  it('with thenLive, goes on against the recorded endpoint from the first miss and records the fork', async () => {
+    fixture = await createLoopFixture();
+    const recorded = await recordLlmAttempt(fixture);
+    const port = Number(new URL(String(recorded.record.model?.['base_url'])).port);
+    // The recorded endpoint is back, answering the changed agent differently.
+    const live = await startFakeLlmServer({ port, script: [{ toolCalls: [{ name: 'apply_patch', arguments: { unified_diff: FIXING_PATCH } }] }] });
+    try {
+      const { replay } = await replayAgentAttempt({ attemptDir: recorded.runDir, createSandbox: localSandbox, environment: { OPENAI_API_KEY: 'test-key' }, variant: editedPromptAgent, thenLive: true });
+      expect(replay.models.forkedAt).toEqual({ role: 'agent', step: 1 });
+      expect(replay.record.result).toMatchObject({ passed: true });
+      expect(live.requests).toHaveLength(1);
+      const fork = await readCassette(path.join(replay.runDir, 'cassette.jsonl'));
+      expect(fork.header.replay_of?.forked_at).toEqual({ role: 'agent', step: 1 });
+      expect(fork.exchanges.map((exchange) => exchange.source)).toEqual(['live']);
+      expect(JSON.parse(await readFile(path.join(replay.runDir, 'replay.json'), 'utf8'))).toMatchObject({ mode: 'replay-then-live', forked_at: { role: 'agent', step: 1 } });
+    } finally {
+      await live.close();
+    }
+  });
+
   it('refuses an attempt folder without a cassette, and a cassette of another task, in one line', async () => {
     fixture = await createLoopFixture({ script: [{ tool: 'apply_patch', args: { unified_diff: FIXING_PATCH } }] });
     const scripted = await runAgentAttempt({ task: fixture.task.file, outDir: path.join(fixture.root, 'out'), createSandbox: localSandbox });

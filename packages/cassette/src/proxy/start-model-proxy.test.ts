@@ -98,6 +98,20 @@ describe('startModelProxy: record then replay against the fake LLM server', () =
     expect(bytes).toBe(recordedStream);
   });
 
+  it('replays a Responses API stream event for event', async () => {
+    const drive = async (client: OpenAI) => {
+      const stream = await client.responses.create({ model: 'fake-model', input: 'Stream a tool call', stream: true });
+      const events: unknown[] = [];
+      for await (const event of stream) events.push(event);
+      return events;
+    };
+    const { file, live, cassette } = await record([{ text: 'Running the tests.', toolCalls: [{ name: 'run', arguments: { command: 'pytest -q' } }] }], drive);
+    expect(cassette.exchanges[0]).toMatchObject({ endpoint: '/responses', response: { is_stream: true } });
+    expect(cassette.exchanges[0]?.usage).toMatchObject({ input_tokens: expect.any(Number) });
+    const proxy = await replayProxy(file);
+    expect(await drive(clientOf(proxy.url))).toEqual(live);
+  });
+
   it('records a 429 as an exchange and replays it as a 429, so the client retries the same way', async () => {
     const ask = (client: OpenAI) => client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'hi' }] });
     const { file, cassette } = await record([{ status: 429, headers: { 'Retry-After': '0' } }, 'after the retry'], ask, 2);

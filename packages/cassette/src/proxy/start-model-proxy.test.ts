@@ -179,14 +179,11 @@ describe('startModelProxy: record then replay against the fake LLM server', () =
     expect((await readCassette(file)).exchanges[0]).toMatchObject({ response: { status: 502 }, upstream_error: 'connection refused (ECONNREFUSED)' });
   });
 
-  it('writes the header at once and starts in milliseconds', async () => {
+  it('writes the header as soon as it has started', async () => {
     const file = path.join(folder, 'cassette.jsonl');
-    const startedAt = performance.now();
     const proxy = await startModelProxy({ mode: 'record', cassette: file, upstream: 'http://127.0.0.1:9/v1', run: { taskId: 'toy', repeatIndex: 3 } });
-    const elapsedMs = performance.now() - startedAt;
     proxies.push(proxy);
     await proxy.close();
-    expect(elapsedMs).toBeLessThan(200);
     expect(JSON.parse((await readFile(file, 'utf8')).split('\n')[0] ?? '')).toMatchObject({ format: 'agentbench.cassette', task_id: 'toy', repeat_index: 3 });
   });
 });

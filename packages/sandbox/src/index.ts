@@ -15,7 +15,7 @@ export {
 } from './sandbox.js';
 
 // Errors.
-export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, type SandboxErrorKind } from './errors/index.js';
+export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, RuntimeUnavailableError, type SandboxErrorKind } from './errors/index.js';
 
 // Path safety: how every backend resolves a sandbox path (documented in the README; the published-package test uses it).
 export { resolveWorkspacePath, workspacePathToHost, assertNoSymlinkEscape } from './path-safety.js';

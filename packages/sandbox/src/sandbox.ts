@@ -43,6 +43,14 @@ export interface SandboxSpec {
   limits?: SandboxLimits;
   /** Whether commands may reach the network at creation. Default false. */
   hasNetwork?: boolean;
+  /**
+   * OCI runtime of the container (docker), as registered with the engine: `runsc` (gVisor, see
+   * `scripts/setup.sh --with-gvisor`), `runc`... Default: the engine's default runtime. A runtime
+   * registered without network (`--network=none`) starts a sandbox that has network under the
+   * default runtime, and moves it to this runtime when the network is cut (see the README).
+   * Ignored by bwrap and local.
+   */
+  runtime?: string;
   /** Labels stored on the container (docker) so leftovers can be found: run id, task id. */
   labels?: Record<string, string>;
   /** Default per-command timeout in seconds. Default 300. */

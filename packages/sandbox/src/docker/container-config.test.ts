@@ -58,6 +58,18 @@ describe('planContainer', () => {
     expect(plan.createOptions.User).toBe('1000:1000');
   });
 
+  it('runs under the spec runtime, or the engine default while the runtime is deferred (setup with network)', () => {
+    expect(planContainer({ ...base, spec: {} }).createOptions.HostConfig!.Runtime).toBeUndefined();
+    const gvisor = planContainer({ ...base, spec: { runtime: 'runsc' } });
+    expect(gvisor.runtime).toBe('runsc');
+    expect(gvisor.createOptions.HostConfig!.Runtime).toBe('runsc');
+    const deferred = planContainer({ ...base, spec: { runtime: 'runsc', hasNetwork: true }, isRuntimeDeferred: true });
+    expect(deferred.runtime).toBeUndefined();
+    expect(deferred.createOptions.HostConfig!.Runtime).toBeUndefined();
+    expect(deferred.createOptions.HostConfig!.NetworkMode).toBe('bridge');
+    expect(() => planContainer({ ...base, spec: { runtime: 'runsc' }, networkHolderId: 'abc' })).toThrow(/cannot join a network holder/);
+  });
+
   it('caps the default CPU quota at what the engine has', () => {
     expect(planContainer({ ...base, spec: {}, engineCpus: 1 }).createOptions.HostConfig!.NanoCpus).toBe(1e9);
     expect(planContainer({ ...base, spec: {}, engineCpus: 16 }).createOptions.HostConfig!.NanoCpus).toBe(2e9);
@@ -73,6 +85,8 @@ describe('planContainer', () => {
       [{ image: ' ' }, /SandboxSpec\.image: expected an image reference/],
       [{ hostWorkspace: '/a', mountWorkspace: '/b' }, /either hostWorkspace .* or mountWorkspace/],
       [{ mountWorkspace: 'relative' }, /SandboxSpec\.mountWorkspace: expected an absolute host path/],
+      [{ runtime: 'run sc' }, /SandboxSpec\.runtime: expected a container runtime name .* found "run sc"/],
+      [{ runtime: '' }, /SandboxSpec\.runtime: expected a container runtime name/],
     ];
     for (const [spec, message] of cases) {
       let caught: unknown;

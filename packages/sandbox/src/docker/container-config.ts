@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type Dockerode from 'dockerode';
 import { SandboxError } from '../errors/sandbox-error.js';
 import type { SandboxSpec } from '../sandbox.js';
+import { checkRuntimeName } from './container-runtime.js';
 import { mainProcessEntrypoint } from './main-process.js';
 
 /** The runner image, and its one home: the default of a sandbox spec, `ab doctor`, `ab image`, scenario environments and imported SWE-bench tasks. */
@@ -25,6 +26,8 @@ export interface ContainerPlan {
   memoryMb: number;
   cpus: number;
   pids: number;
+  /** The OCI runtime the container runs under; undefined: the engine's default. */
+  runtime: string | undefined;
   createOptions: Dockerode.ContainerCreateOptions;
 }
 
@@ -38,6 +41,11 @@ export interface ContainerPlanInput {
   user?: string;
   /** A started network holder whose network namespace the sandbox joins (see network-holder-pool.ts). */
   networkHolderId?: string;
+  /**
+   * Run under the engine's default runtime even though the spec names one: the setup phase of a
+   * sandbox whose runtime has no network (it moves to that runtime when the network is cut).
+   */
+  isRuntimeDeferred?: boolean;
 }
 
 /**
@@ -64,6 +72,12 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
   const cpus = positiveNumber(spec.limits?.cpus, defaultCpus, 'SandboxSpec.limits.cpus', 0.01);
   const pids = positiveNumber(spec.limits?.pids, DEFAULT_PIDS, 'SandboxSpec.limits.pids', 8);
   if (!Number.isInteger(pids)) throw new SandboxError('invalid_spec', `SandboxSpec.limits.pids: expected a whole number, found ${pids}`);
+  const specRuntime = spec.runtime === undefined ? undefined : checkRuntimeName(spec.runtime);
+  const runtime = input.isRuntimeDeferred === true ? undefined : specRuntime;
+  if (runtime !== undefined && input.networkHolderId !== undefined) {
+    // A sandbox under another runtime (gVisor) cannot join the namespace a runc holder made.
+    throw new SandboxError('invalid_spec', `SandboxSpec.runtime: a sandbox under runtime "${runtime}" cannot join a network holder`);
+  }
   const memoryBytes = Math.round(memoryMb * 1024 * 1024);
   const hostConfig: Dockerode.HostConfig = {
     Init: true,
@@ -99,7 +113,8 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     HostConfig: hostConfig,
   };
   if (input.user !== undefined) createOptions.User = input.user;
-  return { image, workdir, memoryMb, cpus, pids, createOptions };
+  if (runtime !== undefined) hostConfig.Runtime = runtime;
+  return { image, workdir, memoryMb, cpus, pids, runtime, createOptions };
 }
 
 function checkWorkdir(workdir: string): string {

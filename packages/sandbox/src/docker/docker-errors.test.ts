@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { ImageMissingError, SandboxError } from '../errors/sandbox-error.js';
+import { ImageMissingError, RuntimeUnavailableError, SandboxError } from '../errors/sandbox-error.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { toSandboxError } from './docker-errors.js';
 
@@ -39,5 +39,29 @@ describe('engine errors', () => {
     const other = toSandboxError(docker, { statusCode: 500, json: { message: 'driver failed' } }, { action: 'start' });
     expect(other.kind).toBe('internal');
     expect(other.message).toContain('driver failed');
+  });
+
+  it('maps an unknown runtime name to runtime_unavailable naming the runtime and the gVisor setup', () => {
+    const docker = new Dockerode({ socketPath: '/nonexistent.sock' });
+    for (const message of ['Unknown runtime specified runsc', 'unknown or invalid runtime name: runsc']) {
+      const error = toSandboxError(docker, { statusCode: 400, json: { message } }, { action: 'create a container' });
+      expect(error).toBeInstanceOf(RuntimeUnavailableError);
+      expect(error.kind).toBe('runtime_unavailable');
+      expect(error.subject).toBe('runsc');
+      expect(error.message).toContain('"runsc" is not registered');
+      expect(error.message).toContain('scripts/setup.sh --with-gvisor');
+    }
+    const other = toSandboxError(docker, { statusCode: 400, json: { message: 'Unknown runtime specified kata' } }, { action: 'create a container' });
+    expect(other.message).toContain('daemon.json');
+  });
+
+  it('maps an OCI runtime failure of a container that asked for a runtime to runtime_unavailable, and not without one', () => {
+    const docker = new Dockerode({ socketPath: '/nonexistent.sock' });
+    const failure = { statusCode: 500, json: { message: 'OCI runtime create failed: cannot run with network enabled in root network namespace' } };
+    const error = toSandboxError(docker, failure, { action: 'start the sandbox container', runtime: 'runsc' });
+    expect(error.kind).toBe('runtime_unavailable');
+    expect(error.message).toContain('"runsc" failed to run the container');
+    expect(error.message).toContain('root network namespace');
+    expect(toSandboxError(docker, failure, { action: 'start the sandbox container' }).kind).toBe('internal');
   });
 });

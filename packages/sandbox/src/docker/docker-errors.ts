@@ -1,5 +1,6 @@
 import type Dockerode from 'dockerode';
-import { ImageMissingError, SandboxError } from '../errors/sandbox-error.js';
+import { ImageMissingError, RuntimeUnavailableError, SandboxError } from '../errors/sandbox-error.js';
+import { runtimeHint } from './runtime-hint.js';
 
 /** Shown with a missing image: how to get it. */
 export const IMAGE_MISSING_HINT =
@@ -59,11 +60,15 @@ export function engineUnavailableError(docker: Dockerode, error: unknown): Sandb
  * spec the engine refused (limits beyond the host), anything else as internal.
  * `action` says what we were doing ("create container").
  */
-export function toSandboxError(docker: Dockerode, error: unknown, context: { action: string; image?: string }): SandboxError {
+export function toSandboxError(docker: Dockerode, error: unknown, context: { action: string; image?: string; runtime?: string }): SandboxError {
   if (SandboxError.isInstance(error)) return error;
   if (isEngineUnreachable(error)) return engineUnavailableError(docker, error);
   const failure = error as EngineFailure;
   const message = engineMessage(error);
+  const runtimeFailure = runtimeFailureOf(message, context.runtime);
+  if (runtimeFailure !== undefined) {
+    return new RuntimeUnavailableError(runtimeFailure.runtime, `${runtimeFailure.problem} (while trying to ${context.action}: ${message}); ${runtimeHint(runtimeFailure.runtime)}`, { cause: error });
+  }
   if (context.image !== undefined && failure.statusCode === 404 && /no such image|not found|pull access denied/i.test(message)) {
     return new ImageMissingError(context.image, IMAGE_MISSING_HINT.replace('<image>', context.image));
   }
@@ -71,4 +76,18 @@ export function toSandboxError(docker: Dockerode, error: unknown, context: { act
     return new SandboxError('invalid_spec', `the Docker engine refused to ${context.action}: ${message}`, { cause: error });
   }
   return new SandboxError('internal', `Docker engine error while trying to ${context.action}: ${message}`, { cause: error });
+}
+
+/**
+ * A failure that is the container runtime's: a name the engine does not know ("Unknown runtime
+ * specified X", older engines "unknown or invalid runtime name: X"), or, for a container that
+ * asked for `runtime`, the OCI runtime failing to create or start it.
+ */
+function runtimeFailureOf(message: string, runtime: string | undefined): { runtime: string; problem: string } | undefined {
+  const unknown = /unknown runtime specified:?\s*(\S+)|unknown or invalid runtime name:?\s*(\S+)/i.exec(message);
+  if (unknown !== null) return { runtime: unknown[1] ?? unknown[2] ?? runtime ?? '?', problem: 'is not registered with the Docker engine' };
+  if (runtime !== undefined && /OCI runtime|runsc|gvisor|failed to create shim|failed to start shim/i.test(message)) {
+    return { runtime, problem: 'failed to run the container' };
+  }
+  return undefined;
 }

@@ -21,17 +21,19 @@ import { resolveWorkspacePath } from '../path-safety.js';
 import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../sandbox.js';
 import type { CommandChannel } from '../executor/command-channel.js';
 import { execOnChannel, type ChannelExecOptions } from '../executor/channel-exec.js';
-import { DEFAULT_DOCKER_IMAGE, NO_NETWORK, planContainer, SANDBOX_NETWORK, type ContainerPlan } from './container-config.js';
+import { DEFAULT_DOCKER_IMAGE, NO_NETWORK, planContainer, SANDBOX_NETWORK, type ContainerPlan, type ContainerPlanInput } from './container-config.js';
 import { defaultEngine } from './default-engine.js';
 import { engineMessage, toSandboxError } from './docker-errors.js';
 import { engineEndpoint } from './engine-endpoint.js';
 import { EngineExecChannel } from './engine-exec-channel.js';
 import { startAttachedExec } from './engine-exec.js';
 import { extractTarToHost } from './extract-to-host.js';
+import { resolveRuntime } from './container-runtime.js';
 import { buildContainerLabels, LABEL_NETWORK_HOLDER } from './labels.js';
 import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './main-process.js';
 import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js';
 import { removeContainer } from './remove-container.js';
+import { commitForRuntimeMove, removeMoveImage } from './runtime-move-image.js';
 import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
 import { packTar, type TarOwner, type TarPart } from './tar-archive.js';
 
@@ -63,17 +65,14 @@ const cpuCountByEngine = new WeakMap<Dockerode, Promise<number | undefined>>();
  */
 export class DockerSandbox implements Sandbox, LiveSandbox {
   readonly backend = 'docker' as const;
-  /** The container id. */
-  readonly id: string;
-  readonly containerId: string;
-  readonly containerName: string;
   readonly workdir: string;
   readonly image: string;
   readonly endpoint: EngineEndpoint;
   private readonly docker: Dockerode;
-  private readonly container: Dockerode.Container;
+  /** The current container: a sandbox that moves to its runtime (see `moveToDeferredRuntime`) gets a new one. */
+  private container: Dockerode.Container;
   private readonly spec: SandboxSpec;
-  private readonly plan: ContainerPlan;
+  private plan: ContainerPlan;
   private readonly options: DockerSandboxOptions;
   /** The joined network holder, which owns the network namespace; none on the cold path. */
   private readonly networkHolder: NetworkHolder | undefined;
@@ -87,6 +86,14 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private networkChange: Promise<void> = Promise.resolve();
   private commandCounter = 0;
   private disposing: Promise<void> | undefined;
+  /** What the container plans are made of; a runtime move makes a new plan from it. */
+  private planInput: PlanInput;
+  /** The runtime, registered without network, this sandbox moves to when its network is cut. */
+  private deferredRuntime: string | undefined;
+  /** The runtime the sandbox runs under that has no network at all (setNetwork(true) is refused). */
+  private networklessRuntime: string | undefined;
+  /** The image committed from the setup container for the move; removed by dispose. */
+  private moveImage: string | undefined;
 
   private constructor(
     docker: Dockerode,
@@ -103,9 +110,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     this.isNetworkConnected = spec.hasNetwork === true;
     // A holder is connected to the bridge before the sandbox starts (see create).
     this.isOnNoNetwork = !this.isNetworkConnected;
-    this.id = container.id;
-    this.containerId = container.id;
-    this.containerName = String(plan.createOptions.name);
+    this.planInput = { spec };
     this.workdir = plan.workdir;
     this.image = plan.image;
     this.plan = plan;
@@ -114,6 +119,24 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     this.endpoint = endpoint;
     // Every running command listens to it; many may run at once.
     setMaxListeners(0, this.disposer.signal);
+  }
+
+  /** The container id (a new one after a runtime move). */
+  get id(): string {
+    return this.container.id;
+  }
+
+  get containerId(): string {
+    return this.container.id;
+  }
+
+  get containerName(): string {
+    return String(this.plan.createOptions.name);
+  }
+
+  /** The OCI runtime the container runs under now; undefined: the engine's default. */
+  get runtime(): string | undefined {
+    return this.plan.runtime;
   }
 
   /** Creates and starts the container, fills the workspace, cuts the network unless `hasNetwork`. */
@@ -127,29 +150,41 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (spec.hostWorkspace !== undefined) await requireHostFolder(spec.hostWorkspace, 'SandboxSpec.hostWorkspace');
     if (spec.logDir !== undefined) await mkdir(spec.logDir, { recursive: true });
     const engineCpus = spec.limits?.cpus === undefined ? await engineCpuCount(docker) : undefined;
-    const planInput: Omit<Parameters<typeof planContainer>[0], 'name' | 'labels'> = { spec };
+    const planInput: PlanInput = { spec };
     if (engineCpus !== undefined) planInput.engineCpus = engineCpus;
     if (user !== undefined) planInput.user = user;
     // Checks the spec before a holder is taken.
     planContainer({ ...planInput, name: 'agentbench-check', labels: {} });
-    const holder = options.networkHolders?.take(typeof spec.image === 'string' ? spec.image : DEFAULT_DOCKER_IMAGE);
-    if (holder === undefined) return DockerSandbox.start(docker, planInput, options, undefined);
+    const networklessRuntime = await DockerSandbox.networklessRuntimeOf(docker, spec);
+    // Setup with network runs under the default runtime; the network cut moves the sandbox.
+    if (networklessRuntime !== undefined && spec.hasNetwork === true) planInput.isRuntimeDeferred = true;
+    // A holder's namespace is made by runc: a container of another runtime cannot join it.
+    const holder = spec.runtime === undefined ? options.networkHolders?.take(typeof spec.image === 'string' ? spec.image : DEFAULT_DOCKER_IMAGE) : undefined;
+    if (holder === undefined) return DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime);
     try {
-      return await DockerSandbox.start(docker, planInput, options, holder);
+      return await DockerSandbox.start(docker, planInput, options, holder, networklessRuntime);
     } catch (error) {
       // The pool only makes starts faster: a holder that is gone (removed from outside) never fails a create.
       if (await isRunning(docker, holder.containerId)) throw error;
       options.onDebug?.(`docker sandbox: network holder ${holder.containerName} is gone; starting without one`);
-      return DockerSandbox.start(docker, planInput, options, undefined);
+      return DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime);
     }
+  }
+
+  /** The spec's runtime when the engine runs it without network; a runtime the engine lacks fails here, before any container exists. */
+  private static async networklessRuntimeOf(docker: Dockerode, spec: SandboxSpec): Promise<string | undefined> {
+    if (spec.runtime === undefined) return undefined;
+    const profile = await resolveRuntime(docker, spec.runtime);
+    return profile.isNetworkless ? profile.name : undefined;
   }
 
   /** Creates the container (joining `holder`'s network namespace when given) and starts the executor in it. */
   private static async start(
     docker: Dockerode,
-    planInput: Omit<Parameters<typeof planContainer>[0], 'name' | 'labels'>,
+    planInput: PlanInput,
     options: DockerSandboxOptions,
     holder: NetworkHolder | undefined,
+    networklessRuntime?: string,
   ): Promise<DockerSandbox> {
     const { spec } = planInput;
     const labels = buildContainerLabels(spec.labels);
@@ -175,9 +210,10 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       }
     } catch (error) {
       await holder?.dispose().catch(() => undefined);
-      throw toSandboxError(docker, error, { action: `create a container from ${plan.image}`, image: plan.image });
+      throw toSandboxError(docker, error, { action: `create a container from ${plan.image}`, image: plan.image, ...runtimeContext(plan) });
     }
     const sandbox = new DockerSandbox(docker, container, plan, spec, options, await engineEndpoint(docker), holder);
+    sandbox.adoptRuntimePlan(planInput, networklessRuntime);
     registerSandbox(sandbox);
     try {
       await sandbox.initialize();
@@ -323,6 +359,14 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   }
 
   private async initialize(): Promise<void> {
+    await this.startMainProcess();
+    const hasFiles = this.spec.hostWorkspace !== undefined || this.spec.files !== undefined;
+    // Copied files belong to the user commands run as, so they can change them.
+    if (hasFiles) await this.fillWorkspace(await (await this.usableChannel()).commandUser());
+  }
+
+  /** Attaches to the created container, starts it, and waits for its executor (the channel). */
+  private async startMainProcess(): Promise<void> {
     let client: ExecutorClient | undefined;
     // The executor is the main process: attach before the start, so nothing it says is missed.
     let stderrTail = '';
@@ -340,12 +384,9 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       await this.container.start();
     } catch (error) {
       client.close(new SandboxError('internal', 'the sandbox container did not start'));
-      throw toSandboxError(this.docker, error, { action: `start the sandbox container ${this.containerName}` });
+      throw toSandboxError(this.docker, error, { action: `start the sandbox container ${this.containerName}`, ...runtimeContext(this.plan) });
     }
-    const hasFiles = this.spec.hostWorkspace !== undefined || this.spec.files !== undefined;
     this.channel = await this.awaitExecutor(client, NO_EXECUTOR_LINE);
-    // Copied files belong to the user commands run as, so they can change them.
-    if (hasFiles) await this.fillWorkspace(await this.channel.commandUser());
   }
 
   private async fillWorkspace(owner: TarOwner): Promise<void> {
@@ -374,6 +415,18 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
 
   private async applyNetwork(hasNetwork: boolean): Promise<void> {
     if (hasNetwork === this.isNetworkConnected) return;
+    if (hasNetwork && this.networklessRuntime !== undefined && this.plan.runtime === this.networklessRuntime) {
+      throw new SandboxError(
+        'invalid_spec',
+        `setNetwork(true): docker sandbox ${this.containerName} runs under runtime "${this.plan.runtime}", which the engine runs without network (--network=none); create the sandbox with hasNetwork: true to have network during setup (it runs under the default runtime until the network is cut)`,
+        { subject: this.plan.runtime },
+      );
+    }
+    await this.switchNetwork(hasNetwork);
+    if (!hasNetwork && this.deferredRuntime !== undefined) await this.moveToDeferredRuntime(this.deferredRuntime);
+  }
+
+  private async switchNetwork(hasNetwork: boolean): Promise<void> {
     const network = this.docker.getNetwork(SANDBOX_NETWORK);
     try {
       // The holder, when joined, owns the namespace: its connections are the sandbox's.
@@ -477,6 +530,64 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (this.networkHolder !== undefined) removals.push(this.networkHolder.dispose());
     const failure = (await Promise.allSettled(removals)).find((outcome) => outcome.status === 'rejected');
     if (failure !== undefined) throw failure.reason;
+    await this.removeMoveImage();
+  }
+
+  /** Records what a runtime move needs: the plan input, and the runtime to move to when setup cut the network. */
+  private adoptRuntimePlan(planInput: PlanInput, networklessRuntime: string | undefined): void {
+    this.planInput = planInput;
+    this.networklessRuntime = networklessRuntime;
+    this.deferredRuntime = planInput.isRuntimeDeferred === true ? networklessRuntime : undefined;
+  }
+
+  /**
+   * Moves the sandbox from its setup container (default runtime, network now cut) to a new
+   * container under `runtime`: the setup container is committed to a temporary image, and the
+   * new container is made from it with the same plan (workspace path and mount, env, limits,
+   * labels) and no network. Processes do not move (daemons started in setup are gone), nor does
+   * /tmp (a tmpfs). A move that fails disposes of the sandbox: nothing may go on running under a
+   * weaker runtime than the one asked for.
+   */
+  private async moveToDeferredRuntime(runtime: string): Promise<void> {
+    this.deferredRuntime = undefined;
+    const previous = { containerId: this.containerId, containerName: this.containerName };
+    try {
+      this.channel?.close(new SandboxError('internal', `docker sandbox ${previous.containerName} moved to runtime "${runtime}"; commands running then were ended`));
+      this.channel = undefined;
+      this.moveImage = await commitForRuntimeMove(this.docker, this.container, previous.containerName);
+      const plan = planContainer({
+        ...this.planInput,
+        spec: { ...this.spec, image: this.moveImage, hasNetwork: false },
+        isRuntimeDeferred: false,
+        name: `agentbench-${ulid().toLowerCase()}`,
+        labels: buildContainerLabels(this.spec.labels),
+      });
+      let container: Dockerode.Container;
+      try {
+        container = await this.docker.createContainer(plan.createOptions);
+      } catch (error) {
+        throw toSandboxError(this.docker, error, { action: `create the ${runtime} container of sandbox ${previous.containerName}`, ...runtimeContext(plan) });
+      }
+      this.container = container;
+      this.plan = plan;
+      this.isOnNoNetwork = true;
+      await removeContainer(this.docker, previous.containerId, `the setup container ${previous.containerName}`);
+      await this.startMainProcess();
+      this.options.onDebug?.(`docker sandbox ${previous.containerName}: moved to runtime ${runtime} as ${this.containerName}`);
+    } catch (error) {
+      await this.dispose().catch(() => undefined);
+      // The new container may be gone with the dispose; the old one too, if it was still ours.
+      await removeContainer(this.docker, previous.containerId, `the setup container ${previous.containerName}`).catch(() => undefined);
+      throw SandboxError.isInstance(error)
+        ? error
+        : new SandboxError('internal', `docker sandbox ${previous.containerName}: moving to runtime "${runtime}" failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  private async removeMoveImage(): Promise<void> {
+    if (this.moveImage === undefined) return;
+    await removeMoveImage(this.docker, this.moveImage);
+    this.moveImage = undefined;
   }
 
   private assertUsable(): void {
@@ -486,6 +597,13 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private disposedError(): SandboxError {
     return new SandboxError('sandbox_disposed', `docker sandbox ${this.containerName} was disposed`, { subject: this.containerId });
   }
+}
+
+type PlanInput = Omit<ContainerPlanInput, 'name' | 'labels'>;
+
+/** The runtime of a plan, for errors: a runtime's own failure is then named as such. */
+function runtimeContext(plan: ContainerPlan): { runtime?: string } {
+  return plan.runtime === undefined ? {} : { runtime: plan.runtime };
 }
 
 async function isRunning(docker: Dockerode, containerId: string): Promise<boolean> {

@@ -1,1 +1,1 @@
-export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, type SandboxErrorKind } from './sandbox-error.js';
+export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, RuntimeUnavailableError, type SandboxErrorKind } from './sandbox-error.js';

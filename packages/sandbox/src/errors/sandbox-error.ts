@@ -11,6 +11,7 @@ export type SandboxErrorKind =
   | 'image_missing'
   | 'engine_unavailable'
   | 'backend_unavailable'
+  | 'runtime_unavailable'
   | 'sandbox_disposed'
   | 'invalid_spec'
   | 'internal';
@@ -57,5 +58,13 @@ export class ImageMissingError extends SandboxError {
   override readonly name = 'ImageMissingError';
   constructor(image: string, hint: string) {
     super('image_missing', `image ${image} is not present in the Docker engine. ${hint}`, { subject: image });
+  }
+}
+
+/** The container runtime a sandbox asked for is not registered with the engine, or does not start containers. */
+export class RuntimeUnavailableError extends SandboxError {
+  override readonly name = 'RuntimeUnavailableError';
+  constructor(runtime: string, problem: string, options?: { cause?: unknown }) {
+    super('runtime_unavailable', `container runtime "${runtime}" ${problem}`, { subject: runtime, ...(options?.cause === undefined ? {} : { cause: options.cause }) });
   }
 }

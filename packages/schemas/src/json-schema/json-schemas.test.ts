@@ -47,6 +47,8 @@ describe('taskJsonSchema', () => {
     expect(jsonSchemaErrors(schema, { ...task, environment: { ...task.environment, timeout_sec: 'x' } })).toEqual([
       '$.environment.timeout_sec: expected integer, found string',
     ]);
+    expect(jsonSchemaErrors(schema, { ...task, environment: { ...task.environment, runtime: 'runsc' } })).toEqual([]);
+    expect(jsonSchemaErrors(schema, { ...task, environment: { ...task.environment, runtime: 'run sc' } })).toHaveLength(1);
   });
 
   it('marks regex fields, describes fields and shows defaults for editors', () => {
@@ -55,6 +57,8 @@ describe('taskJsonSchema', () => {
     expect(schema.properties.labels.default).toEqual([]);
     expect(schema.properties.environment.properties.max_output_bytes).toMatchObject({ type: 'integer', minimum: 1, description: expect.stringMatching(/10 MiB/) });
     expect(schema.properties.environment.required).not.toContain('max_output_bytes');
+    expect(schema.properties.environment.properties.runtime).toMatchObject({ type: 'string', pattern: expect.any(String), description: expect.stringMatching(/gVisor/) });
+    expect(schema.properties.environment.required).not.toContain('runtime');
     expect(schema.properties.repo.properties.url.description).toMatch(/relative|local path/);
     expect(schema.required).toEqual(['task_spec_version', 'id', 'suite', 'repo', 'environment', 'run']);
   });

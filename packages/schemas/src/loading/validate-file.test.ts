@@ -29,10 +29,16 @@ describe('validateFile', () => {
     const report = await validateFile(file);
     expect(report.isValid).toBe(false);
     expect(report.issues.map(formatIssue)).toEqual([
-      `${file}:5:3: environment.gpu: unknown field "gpu" (expected one of: type, image, network, workdir, setup)`,
+      `${file}:5:3: environment.gpu: unknown field "gpu" (expected one of: type, image, network, workdir, runtime, setup)`,
       `${file}:12:13: judgment.strategy: expected "all_pass" | "any_pass" | "threshold", found "best"`,
       `${file}:13:1: extra: unknown field "extra" (expected one of: name, description, plugins, environment, setup, agent, run, judgment)`,
     ]);
+  });
+
+  it('names a bad environment.runtime with its line and what a runtime name looks like', async () => {
+    const file = await directory.write('suite/t/task.yaml', validTaskYaml.replace(/^environment:\n/m, 'environment:\n  runtime: "g visor"\n'));
+    const report = await validateFile(file);
+    expect(report.issues.map(formatIssue)).toEqual([expect.stringMatching(/task\.yaml:\d+:\d+: environment\.runtime: expected a container runtime name such as "runsc"/)]);
   });
 
   it('reports a file whose kind it cannot tell, and a missing file', async () => {

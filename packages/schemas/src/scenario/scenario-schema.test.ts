@@ -77,6 +77,8 @@ describe('ScenarioSchema', () => {
     expect(issuePaths({ ...baseScenario(), environment: { type: 'docker', image: 'python:3.12', network: 'none', workdir: '/work' } })).toEqual([]);
     expect(issuePaths({ ...baseScenario(), environment: { type: 'docker', network: 'host' } })).toEqual(['environment.network']);
     expect(issuePaths({ ...baseScenario(), environment: { type: 'docker', workdir: 'rel' } })).toEqual(['environment.workdir']);
+    expect(issuePaths({ ...baseScenario(), environment: { type: 'docker', runtime: 'runsc' } })).toEqual([]);
+    expect(issuePaths({ ...baseScenario(), environment: { type: 'docker', runtime: 'gvisor please' } })).toEqual(['environment.runtime']);
     expect(issuePaths({ ...baseScenario(), environment: { type: '' } })).toEqual(['environment.type']);
     expect(issuePaths({ ...baseScenario(), environment: { type: 'local', memory: 1 } })).toEqual(['environment.memory']);
   });

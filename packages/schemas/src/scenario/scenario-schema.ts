@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AbsolutePosixPathSchema, NonEmptyStringSchema, RelativeInnerPathSchema } from '../shared/primitives.js';
+import { RuntimeNameSchema } from '../task/runtime-name.js';
 import { ConversationConfigSchema } from './conversation-schema.js';
 import { EvaluationSchema } from './evaluation-schema.js';
 import { MockSchema } from './mock-schema.js';
@@ -35,14 +36,17 @@ export const SCENARIO_NETWORK_MODES = ['none', 'bridge'] as const;
 
 /**
  * Where the scenario runs. `type` is any provider name (`local`, `docker`, `e2b`, or a plugin's); the
- * runner fails clearly when no provider has that name. `image`, `network` and `workdir` are read by
- * the docker provider. `setup` here is the older location of the top-level `setup` block.
+ * runner fails clearly when no provider has that name. `image`, `network`, `workdir` and `runtime` are read
+ * by the docker provider. `setup` here is the older location of the top-level `setup` block.
  */
 export const ScenarioEnvironmentSchema = v.strictObject({
   type: v.pipe(NonEmptyStringSchema, v.description('Environment provider: local, docker, e2b, or a plugin provider.')),
   image: v.optional(v.pipe(NonEmptyStringSchema, v.description('Docker image (docker provider).'))),
   network: v.optional(v.pipe(v.picklist(SCENARIO_NETWORK_MODES), v.description('Container network (docker provider); none by default.'))),
   workdir: v.optional(v.pipe(AbsolutePosixPathSchema, v.description('Working directory inside the container (docker provider).'))),
+  runtime: v.optional(
+    v.pipe(RuntimeNameSchema, v.description('OCI runtime of the container (docker provider), e.g. "runsc" for gVisor (`scripts/setup.sh --with-gvisor`); default: the engine\'s default.')),
+  ),
   setup: v.optional(v.pipe(ScenarioSetupSchema, v.description('Deprecated location of the top-level setup block.'))),
 });
 

@@ -86,6 +86,20 @@ describe('TaskSchema', () => {
     }
   });
 
+  it('takes an optional container runtime name (gVisor: runsc)', () => {
+    const task = baseTask();
+    for (const runtime of ['runsc', 'runc', 'io.containerd.runc.v2', 'kata-runtime']) {
+      task.environment.runtime = runtime;
+      expect(issuePaths(task)).toEqual([]);
+    }
+    for (const bad of ['', 'run sc', '-runsc', 'runsc;rm', 42]) {
+      task.environment.runtime = bad;
+      expect(issuePaths(task)).toEqual(['environment.runtime']);
+    }
+    task.environment.runtime = 'run sc';
+    expect(firstMessage(task)).toMatch(/container runtime name such as "runsc"/);
+  });
+
   it('checks the image, setup commands and run command', () => {
     const task = baseTask();
     task.environment.docker_image = 'python 3.11';

@@ -10,6 +10,7 @@ import {
   SemverSchema,
 } from '../shared/primitives.js';
 import { compareSemver, parseSemver } from '../shared/semver.js';
+import { RuntimeNameSchema } from './runtime-name.js';
 import { HARNESS_VERSION, SUPPORTED_TASK_SPEC_VERSIONS } from '../version.js';
 
 const supportedList = SUPPORTED_TASK_SPEC_VERSIONS.map((version) => `"${version}"`).join(', ');
@@ -43,6 +44,14 @@ export const TaskEnvironmentSchema = v.strictObject({
       PositiveIntegerSchema,
       v.description(
         "Bytes of stdout and of stderr kept from each command in the run's logs: the first and the last half, with a marker naming the dropped bytes between. Default 10485760 (10 MiB); --max-output-bytes overrides it.",
+      ),
+    ),
+  ),
+  runtime: v.optional(
+    v.pipe(
+      RuntimeNameSchema,
+      v.description(
+        'OCI runtime of the Docker sandbox, as registered with the engine: "runsc" runs the agent and the tests under gVisor (install it with `scripts/setup.sh --with-gvisor`). Setup, which needs the network, runs under runc and continues under runsc once the network is cut. Default: the engine\'s default runtime (runc); --runtime overrides it.',
       ),
     ),
   ),

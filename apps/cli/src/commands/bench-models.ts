@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
-import { interruptOnSignals, runModelBenchmark, type BenchProgressEvent } from '@agentbench/harness';
+import { createDockerSandbox, interruptOnSignals, runModelBenchmark, withRuntime, type BenchProgressEvent } from '@agentbench/harness';
 import { formatBenchTable, summarizeModelBenchmark } from '@agentbench/report';
 import { formatIssue } from '@agentbench/schemas';
 import { UsageError } from '../usage-error.js';
+import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 
 export interface BenchModelsArguments {
   task?: string;
@@ -19,6 +20,7 @@ export interface BenchModelsArguments {
   out?: string;
   'include-flaky': boolean;
   json: boolean;
+  runtime: string | undefined;
 }
 
 function describeProgress(event: Exclude<BenchProgressEvent, { type: 'task-warning' }>): string {
@@ -50,6 +52,7 @@ export const benchModelsCommand: CommandModule<object, BenchModelsArguments> = {
       .option('out', { type: 'string', describe: 'Benchmark folder (default artifacts/bench/<timestamp>); one folder per model inside' })
       .option('include-flaky', { type: 'boolean', default: false, describe: 'With --suite: also run tasks labelled flaky' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the summary JSON instead of the table' })
+      .option('runtime', runtimeOption())
       .check((argv) => {
         if ((argv.task === undefined) === (argv.suite === undefined)) throw new UsageError('name exactly one of --task TASK.yaml or --suite SUITE');
         return true;
@@ -61,6 +64,7 @@ export const benchModelsCommand: CommandModule<object, BenchModelsArguments> = {
     const removeHandlers = interruptOnSignals(controller);
     const maxSteps = argv['max-steps'];
     const perProvider = argv['per-provider'];
+    const runtime = runtimeArgument(argv.runtime);
     let run;
     try {
       run = await runModelBenchmark({
@@ -73,6 +77,7 @@ export const benchModelsCommand: CommandModule<object, BenchModelsArguments> = {
         probe: argv.probe,
         variant: argv.variant,
         ...(maxSteps === undefined ? {} : { maxSteps }),
+        ...(runtime === undefined ? {} : { createSandbox: withRuntime(createDockerSandbox, runtime) }),
         signal: controller.signal,
         onProgress: (event) => {
           // Warnings always go to stderr; progress lines only with the table.

@@ -6,9 +6,11 @@ import {
   interruptOnSignals,
   runAgentAttempt,
   sandboxFactoryFor,
+  withRuntime,
 } from '@agentbench/harness';
 import { formatIssue, loadTask, type AgentEvent } from '@agentbench/schemas';
 import { backendOption } from '../backend-option.js';
+import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 
@@ -28,6 +30,7 @@ export interface RunAgentArguments {
   'max-output-bytes': number | undefined;
   'artifact-budget': string | undefined;
   backend: string;
+  runtime: string | undefined;
 }
 
 /** One line of progress per step, on stderr. */
@@ -69,11 +72,13 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .option('backend', backendOption())
+      .option('runtime', runtimeOption())
       .example('$0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant scripted', 'Fix the toy task with its scripted agent (no LLM)')
       .example('OPENROUTER_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant llm', 'Let an LLM fix it (OpenRouter)'),
   handler: async (argv) => {
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
+    const runtime = runtimeArgument(argv.runtime, argv.backend);
     const loaded = await loadTask(argv.task);
     for (const warning of loaded.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
     const controller = new AbortController();
@@ -92,7 +97,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         signal: controller.signal,
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         artifactBudget,
-        createSandbox: sandboxFactoryFor(argv.backend),
+        createSandbox: withRuntime(sandboxFactoryFor(argv.backend), runtime),
         ...(argv.variant === undefined ? {} : { variant: argv.variant }),
         // The oracle applies the task's gold patch (SWE-bench imports keep it beside the task).
         ...(argv.variant === 'oracle' ? { agent: await createOracleAgent({ task: loaded }) } : {}),

@@ -1,7 +1,8 @@
 import type { CommandModule } from 'yargs';
-import { EXIT_CODE_INTERRUPTED, formatDuration, interruptOnSignals, runTask, sandboxFactoryFor } from '@agentbench/harness';
+import { EXIT_CODE_INTERRUPTED, formatDuration, interruptOnSignals, runTask, sandboxFactoryFor, withRuntime } from '@agentbench/harness';
 import { formatIssue, loadTask } from '@agentbench/schemas';
 import { backendOption } from '../backend-option.js';
+import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 
@@ -12,6 +13,7 @@ export interface RunTaskArguments {
   'max-output-bytes': number | undefined;
   'artifact-budget': string | undefined;
   backend: string;
+  runtime: string | undefined;
 }
 
 export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
@@ -25,10 +27,12 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .option('backend', backendOption())
+      .option('runtime', runtimeOption())
       .example('$0 run-task tasks/custom-dev/toy_fail_pytest/task.yaml', 'Run the toy task; its tests fail (exit 1)'),
   handler: async (argv) => {
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
+    const runtime = runtimeArgument(argv.runtime, argv.backend);
     const loaded = await loadTask(argv.task);
     for (const warning of loaded.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
     const controller = new AbortController();
@@ -40,7 +44,7 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
         signal: controller.signal,
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         artifactBudget,
-        createSandbox: sandboxFactoryFor(argv.backend),
+        createSandbox: withRuntime(sandboxFactoryFor(argv.backend), runtime),
         ...(argv.json ? {} : { onStage: (stage: string) => process.stderr.write(`${loaded.task.id}: ${stage}\n`) }),
       });
     } finally {

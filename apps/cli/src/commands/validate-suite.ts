@@ -9,6 +9,7 @@ import {
   type WorkspaceRetention,
 } from '@agentbench/harness';
 import { UsageError } from '../usage-error.js';
+import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument } from '../output-options.js';
 
@@ -23,6 +24,7 @@ export interface ValidateSuiteArguments {
   json: boolean;
   'max-output-bytes': number | undefined;
   'artifact-budget': string | undefined;
+  runtime: string | undefined;
 }
 
 export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments> = {
@@ -40,12 +42,14 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON instead of a table' })
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
+      .option('runtime', runtimeOption())
       .example('$0 validate-suite custom-dev', 'Validate the bundled toy suite')
       .example('$0 validate-suite custom-dev --resume artifacts/runs/2025-01-31_12-00-00__custom-dev__baseline', 'Finish an interrupted run'),
   handler: async (argv) => {
     if (!Number.isInteger(argv.jobs) || argv.jobs < 1) throw new UsageError(`-j/--jobs: expected a whole number of at least 1, found ${String(argv.jobs)}`);
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
+    const runtime = runtimeArgument(argv.runtime);
     const controller = new AbortController();
     const removeHandlers = interruptOnSignals(controller);
     // A terminal gets one status line redrawn in place; CI logs and files get one line per task.
@@ -65,6 +69,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
         ...(argv.resume === undefined ? {} : { resumeDir: argv.resume }),
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         artifactBudget,
+        ...(runtime === undefined ? {} : { runtime }),
       });
     } finally {
       reporter.stop();

@@ -3,7 +3,7 @@ import { LocalSandbox, NetworkHolderPool, registerSandboxBackend, type SandboxSp
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLoopFixture, FIXING_PATCH } from '../../../agent-loop/test/fixtures.js';
 import { runAgentAttempt } from '../agent-attempt/run-agent-attempt.js';
-import { pooledDockerSandboxFactory, sandboxFactoryFor } from './sandbox-factory.js';
+import { pooledDockerSandboxFactory, sandboxFactoryFor, withRuntime } from './sandbox-factory.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -36,6 +36,23 @@ describe('sandboxFactoryFor', () => {
     expect(record.result).toMatchObject({ passed: true, failure_reason: null });
     // The baseline's, the agent's and the final verdict's sandbox all came from the registered backend.
     expect(create.mock.calls.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("gives every sandbox of an attempt the task's environment.runtime, and withRuntime (--runtime) wins over it", async () => {
+    const create = vi.fn((spec: SandboxSpec) => LocalSandbox.create(spec, { isWarningSilenced: true }));
+    cleanups.push(registerSandboxBackend({ name: 'harness-runtime', description: 'local sandboxes, specs recorded', load: async () => ({ create }) }));
+    const fixture = await createLoopFixture({ script: [{ tool: 'apply_patch', args: { unified_diff: FIXING_PATCH } }] });
+    cleanups.push(() => fixture.cleanup());
+    fixture.task.task.environment.runtime = 'runsc';
+    const first = await runAgentAttempt({ task: fixture.task, outDir: path.join(fixture.root, 'out-task'), createSandbox: sandboxFactoryFor('harness-runtime') });
+    expect(first.record.result.passed).toBe(true);
+    const taskRuntimes = create.mock.calls.map(([spec]) => spec.runtime);
+    expect(taskRuntimes.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(taskRuntimes)).toEqual(new Set(['runsc']));
+    create.mockClear();
+    await runAgentAttempt({ task: fixture.task, outDir: path.join(fixture.root, 'out-flag'), createSandbox: withRuntime(sandboxFactoryFor('harness-runtime'), 'runc') });
+    expect(new Set(create.mock.calls.map(([spec]) => spec.runtime))).toEqual(new Set(['runc']));
+    expect(withRuntime(create as never, undefined)).toBe(create);
   });
 
   it('refuses an unknown backend when the factory is made, naming the registered ones', () => {

@@ -24,6 +24,15 @@ export function sandboxFactoryFor(backend: string, options: CreateSandboxOptions
 
 export const createDockerSandbox: SandboxFactory = (spec) => createSandbox('docker', spec);
 
+/**
+ * Sandboxes of `factory` under the OCI runtime `runtime` (`--runtime`; e.g. `runsc`, gVisor), which
+ * wins over the task's `environment.runtime`; `undefined` leaves the task's (or the engine's default).
+ */
+export function withRuntime(factory: SandboxFactory, runtime: string | undefined): SandboxFactory {
+  if (runtime === undefined) return factory;
+  return (spec) => factory({ ...spec, runtime });
+}
+
 /** Docker sandboxes that join the pool's started network holders when one is ready (a faster start). */
 export function pooledDockerSandboxFactory(networkHolders: NetworkHolderPool): SandboxFactory {
   return sandboxFactoryFor('docker', { backendOptions: { networkHolders } });

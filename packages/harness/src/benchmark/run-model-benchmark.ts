@@ -3,6 +3,7 @@ import path from 'node:path';
 import { runScheduled } from '@agentbench/scheduler';
 import { loadSuite, loadTask, type LoadedTask, type ValidationIssue } from '@agentbench/schemas';
 import { runAgentAttempt } from '../agent-attempt/run-agent-attempt.js';
+import type { SandboxFactory } from '../attempt/sandbox-factory.js';
 import { ConfigurationError } from '@agentbench/schemas';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
@@ -51,6 +52,8 @@ export interface ModelBenchmarkOptions {
   maxSteps?: number;
   mirrors?: readonly MirrorRule[];
   cache?: RepoCache;
+  /** Sandboxes of the default attempt (e.g. `withRuntime(createDockerSandbox, 'runsc')` for `--runtime`). Default: hardened Docker containers. */
+  createSandbox?: SandboxFactory;
   /**
    * Runs one attempt and writes its artifacts under `input.outDir`. Default: `runAgentAttempt`
    * with `variant`, the model and `maxSteps`, its baseline skipped (validate the tasks once with
@@ -186,6 +189,7 @@ async function agentAttemptRunner(options: ModelBenchmarkOptions): Promise<(inpu
       skipBaseline: true,
       signal,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(options.createSandbox === undefined ? {} : { createSandbox: options.createSandbox }),
     });
   };
 }

@@ -119,6 +119,8 @@ export class AttemptContext {
       workdir: environment.workdir,
       mountWorkspace: path.resolve(this.paths.workspaceDir),
       hasNetwork: this.task.setup.commands.length > 0,
+      // Setup runs under runc with network; a network-less runtime (runsc) takes over when it is cut.
+      ...(environment.runtime === undefined ? {} : { runtime: environment.runtime }),
       labels: { runId: this.runId, taskId: this.task.id },
       defaultTimeoutSec: environment.timeout_sec,
       logDir: this.paths.logDir,

@@ -10,7 +10,7 @@ import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
-import { pooledDockerSandboxFactory, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { createDockerSandbox, pooledDockerSandboxFactory, withRuntime, type SandboxFactory } from '../attempt/sandbox-factory.js';
 import { ConfigurationError } from '@agentbench/schemas';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
@@ -54,6 +54,8 @@ export interface ValidateSuiteOptions {
   maxOutputBytes?: number;
   /** The run's budget for the workspaces kept by `keepWorkspaces`. Default 1 GiB. */
   artifactBudget?: ArtifactBudget;
+  /** OCI runtime of every sandbox (`--runtime`, e.g. `runsc`); wins over each task's `environment.runtime`. */
+  runtime?: string;
 }
 
 export const DEFAULT_SKIP_LABELS: readonly string[] = ['flaky'];
@@ -140,8 +142,11 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const { runDir, runRecord, skipLabels, finished } = prepared;
   const lockFile = path.join(runDir, 'run.lock');
   // The next task's container joins a network holder started while the current ones run.
-  const networkHolders = options.createSandbox === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
-  const createSandbox = options.createSandbox ?? (networkHolders === undefined ? undefined : pooledDockerSandboxFactory(networkHolders));
+  // A sandbox under another runtime cannot join a holder (made by runc): no pool then.
+  const networkHolders =
+    options.createSandbox === undefined && options.runtime === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
+  const pooled = options.createSandbox ?? (networkHolders === undefined ? undefined : pooledDockerSandboxFactory(networkHolders));
+  const createSandbox = options.runtime === undefined ? pooled : withRuntime(pooled ?? createDockerSandbox, options.runtime);
 
   try {
     const attemptsFile = path.join(runDir, 'attempts.jsonl');

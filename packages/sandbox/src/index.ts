@@ -97,6 +97,10 @@ export {
 } from './docker/managed-containers.js';
 export { disposeAllSandboxes } from './docker/sandbox-registry.js';
 export { IMAGE_MISSING_HINT } from './docker/docker-errors.js';
+// Container runtimes (gVisor's runsc): names, the engine's entry, whether gVisor is registered.
+export { RUNTIME_NAME_PATTERN, resolveRuntime, type RuntimeProfile } from './docker/container-runtime.js';
+export { GVISOR_RUNTIME, GVISOR_SETUP_HINT } from './docker/runtime-hint.js';
+export { checkGvisorRegistered, type GvisorAvailability } from './docker/gvisor-availability.js';
 
 // Environment check (`ab doctor`).
 export { runDoctor, type DoctorCheck, type DoctorOptions, type DoctorReport, type DoctorStatus } from './doctor/run-doctor.js';

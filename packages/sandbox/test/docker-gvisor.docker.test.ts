@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RUNTIME_MOVE_REPOSITORY } from '../src/docker/runtime-move-image.js';
 import { checkGvisorRegistered } from '../src/docker/gvisor-availability.js';
+import { checkGvisor } from '../src/doctor/gvisor-check.js';
 import { listManagedContainers } from '../src/docker/managed-containers.js';
 import { SandboxError } from '../src/errors/sandbox-error.js';
 import { useDockerTestContext } from './helpers/docker-test-context.js';
@@ -87,6 +88,13 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       await rm(mounted, { recursive: true, force: true });
     }
     expect(await moveImagesOfRun()).toEqual([]);
+  });
+
+  it('ab doctor says gVisor is usable, how it is registered, and leaves nothing behind', async () => {
+    const check = await checkGvisor(context.docker, 'agentbench/py-runner:0.1.0');
+    expect(check).toMatchObject({ name: 'gvisor runtime', status: 'ok', isRequired: false });
+    expect(check.detail).toMatch(/"runsc" registered without network .* under gVisor/);
+    expect(await listManagedContainers({ runId: 'doctor' }, { docker: context.docker })).toEqual([]);
   });
 
   it('refuses a runtime the engine does not know with a clear error, and leaves nothing behind', async () => {

@@ -25,6 +25,7 @@ describe('runDoctor without an engine', () => {
     });
     expect(report.backends.map((backend) => backend.name)).toEqual(['docker', 'bwrap', 'local', 'doctor-test']);
     expect(report.checks.find((check) => check.name === 'docker engine')?.status).toBe('fail');
+    expect(report.checks.find((check) => check.name === 'gvisor runtime')).toMatchObject({ status: 'skip', isRequired: false });
     expect(report.isHealthy).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import type { SandboxBackendInfo } from '../registry/sandbox-backend-registry.js
 import { ensureRootfs } from '../rootfs/ensure-rootfs.js';
 import type { Sandbox } from '../sandbox.js';
 import { defaultEngine } from '../docker/default-engine.js';
+import { checkGvisor } from './gvisor-check.js';
 
 export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -38,7 +39,7 @@ export interface DoctorOptions {
 
 /**
  * Checks what the default path needs (engine, runner image, a working and network-less
- * container) and what is optional (bubblewrap, leftovers, the local backend).
+ * container) and what is optional (gVisor, bubblewrap, leftovers, the local backend).
  */
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const image = options.image ?? DEFAULT_DOCKER_IMAGE;
@@ -61,6 +62,8 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     record({ name: 'docker smoke command', status: 'skip', detail: 'needs the engine and the image', isRequired: true });
     record({ name: 'docker network isolation', status: 'skip', detail: 'needs the engine and the image', isRequired: true });
   }
+  if (hasImage) record(await checkGvisor(docker, image));
+  else record({ name: 'gvisor runtime', status: 'skip', detail: 'needs the engine and the image', isRequired: false });
   if (engine.status === 'ok') record(await checkLeftovers(docker));
   record(await checkBwrap(hasImage ? image : undefined, docker));
   record(await checkLocal());

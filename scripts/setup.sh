@@ -2,18 +2,22 @@
 # Brings a fresh Debian machine to a working AgentBench: pnpm, dependencies, build,
 # fixture repositories, Docker engine, bubblewrap, ripgrep and the offline runner image.
 # Idempotent: a second run only checks and is quick.
-# Usage: scripts/setup.sh [--no-docker] [--with-test-tools]
+# Usage: scripts/setup.sh [--no-docker] [--with-test-tools] [--with-gvisor]
 #   --with-test-tools  also installs what the report tests use (Debian's chromium, xmllint)
+#   --with-gvisor      also installs gVisor (Debian's runsc) and registers it with dockerd as the
+#                      runtime "runsc", without network (scripts/setup-gvisor.sh; SIGHUP, no restart)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 want_docker=1
 want_test_tools=0
+want_gvisor=0
 for argument in "$@"; do
   case "$argument" in
     --no-docker) want_docker=0 ;;
     --with-test-tools) want_test_tools=1 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --with-gvisor) want_gvisor=1 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option $argument (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -54,6 +58,8 @@ if [ "$want_docker" = 1 ]; then
     for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
     docker info >/dev/null 2>&1 || { log "dockerd did not come up; see /tmp/agentbench-dockerd.log"; exit 1; }
   fi
+  # gVisor: `--runtime runsc` and task environment.runtime (registered by a reload, never a restart).
+  if [ "$want_gvisor" = 1 ]; then bash scripts/setup-gvisor.sh; fi
 fi
 
 # 4. Dependencies, the fixture git repositories, build.

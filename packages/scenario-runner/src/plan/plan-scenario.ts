@@ -153,7 +153,7 @@ export async function planScenarioWithRegistry(
     environment = {
       type,
       status: 'built-in',
-      detail: type === 'local' ? 'local sandbox backend on a temporary folder (no isolation)' : `docker sandbox backend (${definition.environment.image ?? DEFAULT_DOCKER_IMAGE}, network ${definition.environment.network ?? 'none'})`,
+      detail: type === 'local' ? 'local sandbox backend on a temporary folder (no isolation)' : `docker sandbox backend (${definition.environment.image ?? DEFAULT_DOCKER_IMAGE}, network ${definition.environment.network ?? 'none'}${definition.environment.runtime === undefined ? '' : `, runtime ${definition.environment.runtime}`})`,
     };
   } else if (pluginSet?.environmentProviders.has(type) === true) {
     const contribution = pluginSet.environmentProviders.get(type)!;

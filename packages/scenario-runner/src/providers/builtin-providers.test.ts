@@ -1,6 +1,7 @@
 import { sandboxBackendRegistry } from '@agentbench/sandbox';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localProviderFactory } from './builtin-providers.js';
+import { scenarioSandboxSpec } from './scenario-sandbox-spec.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -23,5 +24,14 @@ describe('the built-in providers', () => {
     } finally {
       await provider.teardown();
     }
+  });
+
+  it('passes the docker environment\'s runtime into the sandbox spec, and refuses it with network: bridge', () => {
+    const context = { scenarioDir: '/tmp', scenarioName: 'gvisor', runId: 'run-2', config: {}, env: {} };
+    expect(scenarioSandboxSpec({ ...context, environment: { type: 'docker', runtime: 'runsc' } })).toMatchObject({ runtime: 'runsc', hasNetwork: false });
+    expect(scenarioSandboxSpec({ ...context, environment: { type: 'docker' } })).not.toHaveProperty('runtime');
+    expect(() => scenarioSandboxSpec({ ...context, environment: { type: 'docker', runtime: 'runsc', network: 'bridge' } })).toThrow(
+      /environment\.runtime "runsc" with network: bridge: a scenario under a container runtime runs without network/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import type Dockerode from 'dockerode';
 import { DockerSandbox } from '../docker/docker-sandbox.js';
 import { checkGvisorRegistered } from '../docker/gvisor-availability.js';
 import { GVISOR_RUNTIME, GVISOR_SETUP_HINT } from '../docker/runtime-hint.js';
-import type { DoctorCheck } from './run-doctor.js';
+import type { DoctorCheck } from './doctor-check.js';
 
 const name = 'gvisor runtime';
 

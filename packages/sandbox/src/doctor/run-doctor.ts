@@ -12,15 +12,9 @@ import type { Sandbox } from '../sandbox.js';
 import { defaultEngine } from '../docker/default-engine.js';
 import { checkGvisor } from './gvisor-check.js';
 
-export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip';
+import type { DoctorCheck } from './doctor-check.js';
 
-export interface DoctorCheck {
-  name: string;
-  status: DoctorStatus;
-  detail: string;
-  /** The default path (Docker backend with the runner image) cannot work without it. */
-  isRequired: boolean;
-}
+export type { DoctorCheck, DoctorStatus } from './doctor-check.js';
 
 export interface DoctorReport {
   checks: DoctorCheck[];

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// What gVisor's extra isolation costs: the same figures under runc (the engine's default) and
+// under runsc (gVisor, registered by `scripts/setup.sh --with-gvisor`) in the same run:
+//   - exec median: N `true` commands through one sandbox's executor;
+//   - create + first command: DockerSandbox.create, one `true`, timed together (dispose apart);
+//   - setup move: a runsc sandbox made with network (setup runs under runc), then setNetwork(false),
+//     which commits it and moves it to a gVisor container;
+//   - one custom-dev attempt: `ab run-agent --variant scripted` on tasks/custom-dev/toy_fail_pytest
+//     (baseline, agent, fresh verdict sandbox), with and without `--runtime runsc`.
+// Reports and exits 0 (timings vary by machine); without runsc registered it says why and skips.
+// Leaves no container or image behind.
+//
+//   node packages/sandbox/bench/gvisor.bench.mjs [--runs 100] [--starts 5]
+//
+// Imports the built packages (../dist/index.js, apps/cli/dist/bin.js).
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Dockerode from 'dockerode';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const image = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
+const attemptTask = 'tasks/custom-dev/toy_fail_pytest/task.yaml';
+
+function argument(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  if (index === -1) return fallback;
+  const value = Number(process.argv[index + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name}: expected a whole number of at least 1, found ${process.argv[index + 1]}`);
+  return value;
+}
+
+function median(values) {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+async function timeEach(count, action) {
+  const durations = [];
+  for (let index = 0; index < count; index++) {
+    const started = performance.now();
+    await action();
+    durations.push(performance.now() - started);
+  }
+  return durations;
+}
+
+async function execMedian(DockerSandbox, runtime, runs) {
+  const sandbox = await DockerSandbox.create({ image, ...runtime, labels: { runId: 'bench-gvisor' } });
+  try {
+    await sandbox.exec(['true']);
+    return median(await timeEach(runs, async () => {
+      const result = await sandbox.exec(['true']);
+      if (result.exitCode !== 0) throw new Error(`true exited with ${result.exitCode}`);
+    }));
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+async function createAndFirstCommand(DockerSandbox, runtime, starts) {
+  const durations = [];
+  for (let index = 0; index < starts; index++) {
+    const started = performance.now();
+    const sandbox = await DockerSandbox.create({ image, ...runtime, labels: { runId: 'bench-gvisor' } });
+    try {
+      await sandbox.exec(['true']);
+      durations.push(performance.now() - started);
+    } finally {
+      await sandbox.dispose();
+    }
+  }
+  return median(durations);
+}
+
+async function setupMove(DockerSandbox, starts) {
+  const durations = [];
+  for (let index = 0; index < starts; index++) {
+    const sandbox = await DockerSandbox.create({ image, runtime: 'runsc', hasNetwork: true, labels: { runId: 'bench-gvisor' } });
+    try {
+      await sandbox.exec('echo installed > installed.txt');
+      const started = performance.now();
+      await sandbox.setNetwork(false);
+      await sandbox.exec(['true']);
+      durations.push(performance.now() - started);
+    } finally {
+      await sandbox.dispose();
+    }
+  }
+  return median(durations);
+}
+
+function runAttempt(extraArgs, outDir) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const args = [path.join(root, 'apps/cli/dist/bin.js'), 'run-agent', '--task', path.join(root, attemptTask), '--variant', 'scripted', '--out', outDir, '--json', ...extraArgs];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const elapsed = performance.now() - started;
+      try {
+        const { record } = JSON.parse(stdout);
+        resolve({ elapsed, passed: record.result.passed, failureReason: record.result.failure_reason });
+      } catch {
+        reject(new Error(`ab run-agent ${extraArgs.join(' ')} printed no record: ${stderr.slice(-400)}`));
+      }
+    });
+  });
+}
+
+const ms = (value) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+const ratio = (value, baseline) => `${(value / baseline).toFixed(1)}x`;
+
+export async function runGvisorBench({ log = console.log, runs = 100, starts = 5 } = {}) {
+  const sandboxModule = new URL('../dist/index.js', import.meta.url).href;
+  const { DockerSandbox, checkGvisorRegistered, removeManagedContainers } = await import(sandboxModule);
+  const docker = new Dockerode();
+  const gvisor = await checkGvisorRegistered(docker);
+  if (!gvisor.isRegistered) {
+    log(`gvisor benchmark skipped: ${gvisor.reason}`);
+    return undefined;
+  }
+  const out = await mkdtemp(path.join(tmpdir(), 'agentbench-gvisor-bench-'));
+  try {
+    log(`gvisor benchmark: image ${image}; ${runs} execs, ${starts} starts per runtime; attempt: ab run-agent --variant scripted ${attemptTask}`);
+    const figures = {
+      runc: { execMs: await execMedian(DockerSandbox, {}, runs), createMs: await createAndFirstCommand(DockerSandbox, {}, starts) },
+      runsc: { execMs: await execMedian(DockerSandbox, { runtime: 'runsc' }, runs), createMs: await createAndFirstCommand(DockerSandbox, { runtime: 'runsc' }, starts) },
+    };
+    figures.runsc.moveMs = await setupMove(DockerSandbox, starts);
+    const runcAttempt = await runAttempt([], path.join(out, 'runc'));
+    const runscAttempt = await runAttempt(['--runtime', 'runsc'], path.join(out, 'runsc'));
+    figures.runc.attemptMs = runcAttempt.elapsed;
+    figures.runsc.attemptMs = runscAttempt.elapsed;
+    const outcome = (attempt) => (attempt.passed ? 'passed' : `failed ${attempt.failureReason}`);
+    log('');
+    log('figure                                  runc (baseline)   runsc (gVisor)   cost');
+    log(`exec median (\`true\`, ${String(runs).padEnd(3)} runs)          ${ms(figures.runc.execMs).padEnd(17)} ${ms(figures.runsc.execMs).padEnd(16)} ${ratio(figures.runsc.execMs, figures.runc.execMs)}`);
+    log(`create + first command (median of ${starts})   ${ms(figures.runc.createMs).padEnd(17)} ${ms(figures.runsc.createMs).padEnd(16)} ${ratio(figures.runsc.createMs, figures.runc.createMs)}`);
+    log(`setup move: setNetwork(false) + 1 cmd    -                 ${ms(figures.runsc.moveMs).padEnd(16)} (commit + gVisor start)`);
+    log(`custom-dev attempt (run-agent scripted)  ${`${ms(figures.runc.attemptMs)} ${outcome(runcAttempt)}`.padEnd(17)} ${`${ms(figures.runsc.attemptMs)} ${outcome(runscAttempt)}`.padEnd(16)} ${ratio(figures.runsc.attemptMs, figures.runc.attemptMs)}`);
+    return figures;
+  } finally {
+    await rm(out, { recursive: true, force: true });
+    await removeManagedContainers({ runId: 'bench-gvisor' }, { docker }).catch(() => undefined);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await runGvisorBench({ runs: argument('runs', 100), starts: argument('starts', 5) });
+}

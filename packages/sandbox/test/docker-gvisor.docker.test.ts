@@ -65,8 +65,16 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       const setup = await sandbox.exec('mkdir -p /opt/tool && echo v1 > /opt/tool/version && echo built > artifact.txt');
       expect(setup.exitCode).toBe(0);
       const setupContainer = sandbox.containerId;
+      // A command still running at the cut is ended, as by an abort, keeping what it printed.
+      let markStarted: () => void = () => undefined;
+      const started = new Promise<void>((resolve) => {
+        markStarted = resolve;
+      });
+      const running = sandbox.exec('echo started; sleep 60', { onStdout: () => markStarted() });
+      await started;
 
       await sandbox.setNetwork(false);
+      expect(await running).toMatchObject({ exitCode: 137, killedBy: 'abort', stdout: 'started\n' });
       expect(sandbox.containerId).not.toBe(setupContainer);
       expect(sandbox.runtime).toBe('runsc');
       expect(sandbox.hasNetwork).toBe(false);

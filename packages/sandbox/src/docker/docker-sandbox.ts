@@ -94,6 +94,10 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private networklessRuntime: string | undefined;
   /** The image committed from the setup container for the move; removed by dispose. */
   private moveImage: string | undefined;
+  /** Ends the commands still running when the runtime move starts (137, `killedBy: 'abort'`). */
+  private runtimeMoveAborter: AbortController | undefined;
+  /** Commands running under the setup container, which the move waits for once it ended them. */
+  private readonly commandsBeforeMove = new Set<Promise<unknown>>();
 
   private constructor(
     docker: Dockerode,
@@ -256,10 +260,10 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (options.onStdout !== undefined) execOptions.onStdout = options.onStdout;
     if (options.onStderr !== undefined) execOptions.onStderr = options.onStderr;
     if (logPath !== undefined) execOptions.logPath = logPath;
-    const signal = combineSignals([options.signal, this.disposer.signal]);
+    const signal = combineSignals([options.signal, this.disposer.signal, this.runtimeMoveAborter?.signal]);
     if (signal !== undefined) execOptions.signal = signal;
     try {
-      return await execOnChannel(channel, request, execOptions);
+      return await this.settledBeforeRuntimeMove(execOnChannel(channel, request, execOptions));
     } catch (error) {
       throw this.isDisposed && !SandboxError.isInstance(error) ? this.disposedError() : error;
     }
@@ -538,6 +542,21 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     this.planInput = planInput;
     this.networklessRuntime = networklessRuntime;
     this.deferredRuntime = planInput.isRuntimeDeferred === true ? networklessRuntime : undefined;
+    if (this.deferredRuntime !== undefined) {
+      this.runtimeMoveAborter = new AbortController();
+      setMaxListeners(0, this.runtimeMoveAborter.signal);
+    }
+  }
+
+  /** Tracks a command of the setup container, so the runtime move can end it and wait for its result. */
+  private settledBeforeRuntimeMove<T>(command: Promise<T>): Promise<T> {
+    if (this.runtimeMoveAborter === undefined) return command;
+    this.commandsBeforeMove.add(command);
+    const forget = (): void => {
+      this.commandsBeforeMove.delete(command);
+    };
+    command.then(forget, forget);
+    return command;
   }
 
   /**
@@ -552,6 +571,10 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     this.deferredRuntime = undefined;
     const previous = { containerId: this.containerId, containerName: this.containerName };
     try {
+      // Commands still running are ended as by an abort (137): their output so far is kept.
+      this.runtimeMoveAborter?.abort();
+      this.runtimeMoveAborter = undefined;
+      await Promise.allSettled([...this.commandsBeforeMove]);
       this.channel?.close(new SandboxError('internal', `docker sandbox ${previous.containerName} moved to runtime "${runtime}"; commands running then were ended`));
       this.channel = undefined;
       this.moveImage = await commitForRuntimeMove(this.docker, this.container, previous.containerName);

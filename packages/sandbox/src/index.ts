@@ -24,6 +24,7 @@ export { symlinkContainment } from './symlink-containment.js';
 // The backend registry: every sandbox is made through it, by backend name.
 export {
   createSandbox,
+  createSandboxPool,
   registerSandboxBackend,
   listSandboxBackends,
   sandboxBackendNames,
@@ -33,6 +34,7 @@ export {
   defineSandboxBackend,
   SandboxBackendRegistry,
   type CreateSandboxOptions,
+  type SandboxPoolTypes,
   type SandboxBackend,
   type SandboxBackendDefinition,
   type SandboxBackendPromises,
@@ -86,6 +88,8 @@ export {
   LABEL_TASK_ID,
   LABEL_PID,
   LABEL_ROLE,
+  LABEL_POOL,
+  POOL_SANDBOX_ROLE,
 } from './docker/labels.js';
 export {
   listManagedContainers,
@@ -95,6 +99,22 @@ export {
   type ManagedContainerOptions,
   type RemovedContainers,
 } from './docker/managed-containers.js';
+// Pools of warm sandboxes (suites, matrices, embedders).
+export {
+  SandboxPool,
+  DEFAULT_POOL_SIZE,
+  poolKeyOf,
+  HAND_OUT_FIELDS,
+  createDockerSandboxPool,
+  DockerWarmSource,
+  type SandboxPoolOptions,
+  type PoolKey,
+  type PoolKeyDecision,
+  type WarmSandboxSource,
+  type DockerSandboxPool,
+  type DockerSandboxPoolOptions,
+  type WarmDockerSandbox,
+} from './pool/index.js';
 export { disposeAllSandboxes } from './docker/sandbox-registry.js';
 export { IMAGE_MISSING_HINT } from './docker/docker-errors.js';
 // Container runtimes (gVisor's runsc): names, the engine's entry, whether gVisor is registered.

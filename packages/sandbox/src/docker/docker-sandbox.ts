@@ -71,8 +71,9 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private readonly docker: Dockerode;
   /** The current container: a sandbox that moves to its runtime (see `moveToDeferredRuntime`) gets a new one. */
   private container: Dockerode.Container;
-  private readonly spec: SandboxSpec;
   private plan: ContainerPlan;
+  /** Replaced once, by `claim`: a warm sandbox learns its attempt's settings at hand-out. */
+  private spec: SandboxSpec;
   private readonly options: DockerSandboxOptions;
   /** The joined network holder, which owns the network namespace; none on the cold path. */
   private readonly networkHolder: NetworkHolder | undefined;
@@ -98,6 +99,9 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private runtimeMoveAborter: AbortController | undefined;
   /** Commands running under the setup container, which the move waits for once it ended them. */
   private readonly commandsBeforeMove = new Set<Promise<unknown>>();
+  /** Set by `createWarm`, cleared by `claim`: a warm sandbox is handed out once, never again. */
+  private isAwaitingClaim = false;
+  private hasBeenClaimed = false;
 
   private constructor(
     docker: Dockerode,
@@ -228,6 +232,49 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     return sandbox;
   }
 
+  /**
+   * A started sandbox with its executor ready and an empty workspace, for a pool (see
+   * `SandboxPool`): nothing runs in it but the executor's readiness check until `claim`.
+   * `warmSpec` holds only what cannot change after the start (image, workdir, limits, network,
+   * the mounted folder); `claim` brings the rest.
+   */
+  static async createWarm(warmSpec: SandboxSpec, options: DockerSandboxOptions = {}): Promise<DockerSandbox> {
+    const handOutFields = (['env', 'files', 'hostWorkspace', 'logDir'] as const).filter((field) => warmSpec[field] !== undefined);
+    if (handOutFields.length > 0) {
+      throw new SandboxError('invalid_spec', `DockerSandbox.createWarm: ${handOutFields.join(', ')} belong to the hand-out (claim), not to a warm sandbox`);
+    }
+    const sandbox = await DockerSandbox.create(warmSpec, options);
+    sandbox.isAwaitingClaim = true;
+    return sandbox;
+  }
+
+  /**
+   * Hands a warm sandbox out: the attempt's settings (env, timeouts, output caps, log folder) take
+   * effect and its workspace (`hostWorkspace`, `files`) is put in, in one archive. Only once: a
+   * sandbox that was claimed (or was never warm) is refused, so a used sandbox is never handed out again.
+   */
+  async claim(handOut: SandboxSpec): Promise<void> {
+    this.assertUsable();
+    if (!this.isAwaitingClaim) {
+      throw new SandboxError('invalid_spec', `docker sandbox ${this.containerName} ${this.hasBeenClaimed ? 'was already handed out' : 'was not created warm'}: it cannot be claimed`, {
+        subject: this.containerId,
+      });
+    }
+    this.isAwaitingClaim = false;
+    this.hasBeenClaimed = true;
+    checkEnvironment(handOut.env, 'SandboxSpec.env');
+    if (handOut.hostWorkspace !== undefined) await requireHostFolder(handOut.hostWorkspace, 'SandboxSpec.hostWorkspace');
+    if (handOut.logDir !== undefined) await mkdir(handOut.logDir, { recursive: true });
+    const { env, files, hostWorkspace, logDir, defaultTimeoutSec, defaultOutputCapBytes, logCapBytes } = handOut;
+    this.spec = { ...this.spec, ...definedFields({ env, files, hostWorkspace, logDir, defaultTimeoutSec, defaultOutputCapBytes, logCapBytes }) };
+    if (hostWorkspace !== undefined || files !== undefined) await this.fillWorkspace(await (await this.usableChannel()).commandUser());
+  }
+
+  /** True from `createWarm` until `claim`. */
+  get isWarm(): boolean {
+    return this.isAwaitingClaim;
+  }
+
   /** `executor` (fast path) or `engine-exec` (the image has no python3). */
   get commandPath(): DockerCommandPath {
     return this.path;
@@ -244,7 +291,9 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   async exec(command: string | string[], options: ExecOptions = {}): Promise<ExecResult> {
     this.assertUsable();
     const argv = commandArgv(command);
-    const environment = checkEnvironment(options.env, 'ExecOptions.env');
+    const commandEnvironment = checkEnvironment(options.env, 'ExecOptions.env');
+    // A claimed sandbox's container started without the spec's env: each command gets it instead.
+    const environment = this.hasBeenClaimed && this.spec.env !== undefined ? { ...this.spec.env, ...commandEnvironment } : commandEnvironment;
     const cwd = resolveWorkspacePath(this.workdir, options.cwd ?? '.');
     const timeout = timeoutMs(this.spec, options);
     const cap = outputCapBytes(this.spec, options);
@@ -627,6 +676,10 @@ type PlanInput = Omit<ContainerPlanInput, 'name' | 'labels'>;
 /** The runtime of a plan, for errors: a runtime's own failure is then named as such. */
 function runtimeContext(plan: ContainerPlan): { runtime?: string } {
   return plan.runtime === undefined ? {} : { runtime: plan.runtime };
+}
+
+function definedFields<Fields extends object>(fields: Fields): Partial<Fields> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<Fields>;
 }
 
 async function isRunning(docker: Dockerode, containerId: string): Promise<boolean> {

@@ -16,6 +16,11 @@ export const LABEL_NETWORK_HOLDER = 'dev.agentbench.network-holder';
 /** `network-holder` on a network holder (see network-holder-pool.ts). */
 export const LABEL_ROLE = 'dev.agentbench.role';
 
+/** On a sandbox a SandboxPool started: the pool's id (see pool/sandbox-pool.ts). */
+export const LABEL_POOL = 'dev.agentbench.pool';
+/** `pool-sandbox` (LABEL_ROLE) on a sandbox a SandboxPool started, warm or handed out. */
+export const POOL_SANDBOX_ROLE = 'pool-sandbox';
+
 const labelPrefix = 'dev.agentbench.';
 
 // Spellings of the run and task ids accepted in SandboxSpec.labels.

@@ -1,12 +1,14 @@
 import { hostname } from 'node:os';
 import type Dockerode from 'dockerode';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
-import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_MANAGED, LABEL_PID, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_MANAGED, LABEL_PID, LABEL_POOL, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
 import { defaultEngine } from './default-engine.js';
 
 export interface ManagedContainerFilter {
   runId?: string;
   taskId?: string;
+  /** Only the sandboxes this SandboxPool started. */
+  poolId?: string;
   /** Only containers created at least this long ago. */
   olderThanMs?: number;
   /** Only containers whose creating process is gone (checked on this host only). */
@@ -22,8 +24,10 @@ export interface ManagedContainer {
   createdAt: Date;
   runId?: string;
   taskId?: string;
-  /** `network-holder` for a network holder (see NetworkHolderPool); absent for a sandbox. */
+  /** `network-holder` for a network holder (see NetworkHolderPool), `pool-sandbox` for a SandboxPool's sandbox; absent for a sandbox. */
   role?: string;
+  /** The SandboxPool that started it (warm, or handed out since); absent for a sandbox created directly. */
+  poolId?: string;
   creatorPid?: number;
   creatorHostname?: string;
   /** The creating process ran on this host and is no longer alive. */
@@ -46,6 +50,7 @@ export async function listManagedContainers(filter: ManagedContainerFilter = {},
   const labelFilters = [`${LABEL_MANAGED}=true`];
   if (filter.runId !== undefined) labelFilters.push(`${LABEL_RUN_ID}=${filter.runId}`);
   if (filter.taskId !== undefined) labelFilters.push(`${LABEL_TASK_ID}=${filter.taskId}`);
+  if (filter.poolId !== undefined) labelFilters.push(`${LABEL_POOL}=${filter.poolId}`);
   let summaries: Dockerode.ContainerInfo[];
   try {
     summaries = await docker.listContainers({ all: true, filters: { label: labelFilters } });
@@ -101,6 +106,7 @@ function describe(summary: Dockerode.ContainerInfo, thisHost: string): ManagedCo
   if (labels[LABEL_RUN_ID] !== undefined) container.runId = labels[LABEL_RUN_ID];
   if (labels[LABEL_TASK_ID] !== undefined) container.taskId = labels[LABEL_TASK_ID];
   if (labels[LABEL_ROLE] !== undefined) container.role = labels[LABEL_ROLE];
+  if (labels[LABEL_POOL] !== undefined) container.poolId = labels[LABEL_POOL];
   if (creatorPid !== undefined) container.creatorPid = creatorPid;
   if (creatorHostname !== undefined) container.creatorHostname = creatorHostname;
   return container;

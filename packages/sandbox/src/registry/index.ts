@@ -4,3 +4,4 @@ export { SandboxBackendRegistry, type SandboxBackendInfo } from './sandbox-backe
 export { dockerBackend, bwrapBackend, localBackend, type SandboxBackendTypes } from './builtin-backends.js';
 export { sandboxBackendRegistry, registerSandboxBackend, listSandboxBackends, sandboxBackendNames, sandboxBackendDefinition, assertSandboxBackendRegistered } from './default-registry.js';
 export { createSandbox, type CreateSandboxOptions } from './create-sandbox.js';
+export { createSandboxPool, type SandboxPoolTypes } from './create-sandbox-pool.js';

@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import { SandboxError } from '../errors/sandbox-error.js';
+import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import { poolKeyOf, type PoolKey } from './pool-key.js';
+import { SandboxPool } from './sandbox-pool.js';
+import type { PoolKeyDecision, WarmSandboxSource } from './warm-sandbox-source.js';
+
+interface FakeWarm {
+  serial: number;
+  keyId: string;
+  labels: Record<string, string>;
+  isClaimed: boolean;
+  isDisposed: boolean;
+}
+
+type FakeSandbox = Sandbox & { warm?: FakeWarm; spec: SandboxSpec; isCold: boolean };
+
+/** A backend in memory: records every start, claim, cold create and removal; starts settle when the test says so. */
+class FakeSource implements WarmSandboxSource<FakeWarm, FakeSandbox> {
+  readonly description = 'the fake engine';
+  readonly started: FakeWarm[] = [];
+  readonly colds: FakeSandbox[] = [];
+  private pendingStarts: Array<() => void> = [];
+  isManualStart = false;
+  startFailure: Error | undefined;
+  memoryMb = 100;
+
+  async keyOf(spec: SandboxSpec): Promise<PoolKeyDecision> {
+    if (spec.mountWorkspace !== undefined) return { isPoolable: false, reason: 'mounted workspaces are not served warm here' };
+    return { isPoolable: true, key: poolKeyOf(spec) };
+  }
+
+  memoryBytes(): number {
+    return this.memoryMb * 1024 * 1024;
+  }
+
+  async startWarm(key: PoolKey, labels: Record<string, string>): Promise<FakeWarm> {
+    if (this.isManualStart) await new Promise<void>((resolve) => this.pendingStarts.push(resolve));
+    if (this.startFailure !== undefined) throw this.startFailure;
+    const warm: FakeWarm = { serial: this.started.length + 1, keyId: key.id, labels, isClaimed: false, isDisposed: false };
+    this.started.push(warm);
+    return warm;
+  }
+
+  async claim(warm: FakeWarm, spec: SandboxSpec): Promise<FakeSandbox> {
+    if (warm.isClaimed) throw new Error(`warm sandbox ${warm.serial} handed out twice`);
+    if (warm.isDisposed) throw new Error(`warm sandbox ${warm.serial} was removed`);
+    warm.isClaimed = true;
+    return this.sandbox(spec, warm);
+  }
+
+  async createCold(spec: SandboxSpec): Promise<FakeSandbox> {
+    const sandbox = this.sandbox(spec, undefined);
+    this.colds.push(sandbox);
+    return sandbox;
+  }
+
+  async disposeWarm(warm: FakeWarm): Promise<void> {
+    warm.isDisposed = true;
+  }
+
+  /** Lets the starts under way finish. */
+  releaseStarts(): void {
+    for (const release of this.pendingStarts.splice(0)) release();
+  }
+
+  private sandbox(spec: SandboxSpec, warm: FakeWarm | undefined): FakeSandbox {
+    return { id: `fake-${warm?.serial ?? 'cold'}`, warm, spec, isCold: warm === undefined } as unknown as FakeSandbox;
+  }
+}
+
+const image = 'agentbench/py-runner:0.1.0';
+
+async function settled(): Promise<void> {
+  for (let round = 0; round < 5; round += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('SandboxPool', () => {
+  it('hands out a warm sandbox with the spec applied, and refills behind it', async () => {
+    const source = new FakeSource();
+    const pool = new SandboxPool(source, { size: 2, labels: { runId: 'run-1' }, id: 'pool-a' });
+    await pool.warm({ image });
+    expect(source.started).toHaveLength(2);
+    expect(source.started[0]?.labels).toEqual({ runId: 'run-1', pool: 'pool-a', role: 'pool-sandbox' });
+    const taken = await pool.take({ image, env: { ANSWER: '42' }, files: { 'a.txt': 'a' } });
+    expect(taken.isCold).toBe(false);
+    expect(taken.spec.env).toEqual({ ANSWER: '42' });
+    await settled();
+    expect(source.started).toHaveLength(3);
+    expect(await pool.readyCount({ image })).toBe(2);
+    await pool.dispose();
+  });
+
+  it('never hands the same sandbox out twice, over many takes', async () => {
+    const source = new FakeSource();
+    const pool = new SandboxPool(source, { size: 3 });
+    await pool.warm({ image });
+    const serials: number[] = [];
+    for (let take = 0; take < 12; take += 1) {
+      const sandbox = await pool.take({ image, files: { 'n.txt': String(take) } });
+      if (sandbox.warm !== undefined) serials.push(sandbox.warm.serial);
+      await settled();
+    }
+    expect(serials.length).toBeGreaterThan(6);
+    expect(new Set(serials).size).toBe(serials.length);
+    await pool.dispose();
+  });
+
+  it('keeps at most `size` warm sandboxes over all keys', async () => {
+    const source = new FakeSource();
+    const pool = new SandboxPool(source, { size: 3 });
+    await pool.warm({ image });
+    await pool.warm({ image, limits: { memoryMb: 512 } });
+    await pool.warm({ image, hasNetwork: true });
+    expect(source.started).toHaveLength(3);
+    expect(await pool.readyCount()).toBe(3);
+    expect(await pool.readyCount({ image, limits: { memoryMb: 512 } })).toBe(0);
+    await pool.dispose();
+  });
+
+  it('stops refilling at maxMemoryBytes and says so', async () => {
+    const source = new FakeSource();
+    const notes: string[] = [];
+    const pool = new SandboxPool(source, { size: 5, maxMemoryBytes: 250 * 1024 * 1024, onDebug: (note) => notes.push(note) });
+    await pool.warm({ image });
+    expect(source.started).toHaveLength(2);
+    expect(pool.heldMemoryBytes).toBe(200 * 1024 * 1024);
+    expect(notes.some((note) => /would pass maxMemoryBytes 262144000/.test(note))).toBe(true);
+    await pool.dispose();
+  });
+
+  it('serves a take cold, without waiting, when nothing is warm, and refills', async () => {
+    const source = new FakeSource();
+    source.isManualStart = true;
+    const notes: string[] = [];
+    const pool = new SandboxPool(source, { size: 1, onDebug: (note) => notes.push(note) });
+    const sandbox = await pool.take({ image, env: { A: '1' } });
+    expect(sandbox.isCold).toBe(true);
+    expect(sandbox.spec.env).toEqual({ A: '1' });
+    expect(notes.join('\n')).toMatch(/no warm sandbox ready for image agentbench\/py-runner:0\.1\.0, without network; creating one cold/);
+    source.releaseStarts();
+    await settled();
+    expect(await pool.readyCount({ image })).toBe(1);
+    expect((await pool.take({ image })).isCold).toBe(false);
+    source.releaseStarts();
+    await pool.dispose();
+  });
+
+  it('serves a different key cold and a spec it cannot key cold, with the reason', async () => {
+    const source = new FakeSource();
+    const notes: string[] = [];
+    const pool = new SandboxPool(source, { size: 1, onDebug: (note) => notes.push(note) });
+    await pool.warm({ image });
+    expect((await pool.take({ image, limits: { cpus: 1 } })).isCold).toBe(true);
+    expect((await pool.take({ image, mountWorkspace: '/tmp/x' })).isCold).toBe(true);
+    expect(notes.join('\n')).toMatch(/mounted workspaces are not served warm here; creating the sandbox cold/);
+    expect(await pool.readyCount({ image })).toBe(1);
+    await pool.dispose();
+  });
+
+  it('keys on what cannot change after a start, not on env, files or labels', () => {
+    const base = poolKeyOf({ image, limits: { memoryMb: 512, cpus: 1 }, hasNetwork: false });
+    expect(poolKeyOf({ hasNetwork: false, limits: { cpus: 1, memoryMb: 512 }, image, env: { A: '1' }, files: { a: 'b' }, labels: { runId: 'r' }, logDir: '/tmp/l' }).id).toBe(base.id);
+    expect(poolKeyOf({ image, limits: { memoryMb: 1024, cpus: 1 }, hasNetwork: false }).id).not.toBe(base.id);
+    expect(poolKeyOf({ image, limits: { memoryMb: 512, cpus: 1 }, hasNetwork: true }).id).not.toBe(base.id);
+    // A field added to the spec later (a runtime) is part of the key without changes here.
+    expect(poolKeyOf({ image, limits: { memoryMb: 512, cpus: 1 }, hasNetwork: false, runtime: 'runsc' } as SandboxSpec).id).not.toBe(base.id);
+  });
+
+  it('throws a refill failure on the next take, as a SandboxError of the same kind naming the engine, then tries again', async () => {
+    const source = new FakeSource();
+    const pool = new SandboxPool(source, { size: 1, id: 'pool-b' });
+    source.startFailure = new SandboxError('engine_unavailable', 'cannot reach the Docker engine at /var/run/docker.sock (ECONNREFUSED): start dockerd');
+    await expect(pool.warm({ image })).rejects.toThrow(/could not start a warm sandbox/);
+    await pool.take({ image });
+    await settled();
+    const error = await pool.take({ image }).catch((caught: unknown) => caught);
+    expect(SandboxError.isInstance(error) && error.kind).toBe('engine_unavailable');
+    expect((error as Error).message).toBe(
+      'sandbox pool pool-b could not start a warm sandbox on the fake engine: cannot reach the Docker engine at /var/run/docker.sock (ECONNREFUSED): start dockerd',
+    );
+    source.startFailure = undefined;
+    expect((await pool.take({ image })).isCold).toBe(true);
+    await settled();
+    expect(await pool.readyCount({ image })).toBe(1);
+    await pool.dispose();
+  });
+
+  it('removes every warm sandbox on dispose, those still starting too, and refuses takes after', async () => {
+    const source = new FakeSource();
+    const pool = new SandboxPool(source, { size: 2 });
+    await pool.warm({ image });
+    source.isManualStart = true;
+    await pool.take({ image });
+    expect(source.started).toHaveLength(2);
+    const disposal = pool.dispose();
+    source.releaseStarts();
+    await disposal;
+    expect(source.started).toHaveLength(3);
+    expect(source.started.filter((warm) => !warm.isClaimed).every((warm) => warm.isDisposed)).toBe(true);
+    expect(source.started.filter((warm) => warm.isClaimed).every((warm) => !warm.isDisposed)).toBe(true);
+    await expect(pool.take({ image })).rejects.toThrow(/was disposed/);
+  });
+
+  it('removes a warm sandbox whose hand-out failed, and refuses bad bounds', async () => {
+    const source = new FakeSource();
+    const pool = new SandboxPool(source, { size: 1 });
+    await pool.warm({ image });
+    const warm = source.started[0] as FakeWarm;
+    warm.isClaimed = true;
+    await expect(pool.take({ image })).rejects.toThrow(/handed out twice/);
+    expect(warm.isDisposed).toBe(true);
+    await pool.dispose();
+    expect(() => new SandboxPool(source, { size: -1 })).toThrow('SandboxPoolOptions.size: expected a whole number ≥ 0, found -1');
+    expect(() => new SandboxPool(source, { maxMemoryBytes: Number.NaN })).toThrow(/maxMemoryBytes: expected a number of bytes ≥ 0/);
+  });
+});

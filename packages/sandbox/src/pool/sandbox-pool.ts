@@ -1,0 +1,207 @@
+import { ulid } from 'ulid';
+import { SandboxError } from '../errors/sandbox-error.js';
+import { POOL_SANDBOX_ROLE } from '../docker/labels.js';
+import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import type { PoolKey } from './pool-key.js';
+import type { WarmSandboxSource } from './warm-sandbox-source.js';
+
+/** Warm sandboxes a pool keeps at most when `size` is not given. */
+export const DEFAULT_POOL_SIZE = 2;
+
+export interface SandboxPoolOptions {
+  /** Warm sandboxes kept at most, over all keys (a key is refilled up to it). Default 2; 0 keeps none (every take is cold). */
+  size?: number;
+  /** Memory the warm sandboxes may hold together (each counts its source's `memoryBytes`, e.g. its memory limit). Default: unbounded beyond `size`. */
+  maxMemoryBytes?: number;
+  /** Labels of the warm sandboxes, spelled as in SandboxSpec.labels (e.g. `{ runId }`), besides the pool's own. */
+  labels?: Record<string, string>;
+  /** Debug-level notes: a take served cold and why, a refill held back by a bound. Default: dropped. */
+  onDebug?: (message: string) => void;
+  /** The pool's id, on its sandboxes' `dev.agentbench.pool` label. Default: a new ULID. */
+  id?: string;
+}
+
+/**
+ * Started sandboxes kept warm (executor ready, empty workspace), handed out by `take` with the
+ * spec's workspace put in. Keyed by what cannot change after a start (see `poolKeyOf`); bounded in
+ * count and memory; refilled in the background after each take. A warm sandbox is handed out once
+ * and never comes back. `take` never waits for a refill: with nothing warm it creates the sandbox
+ * cold. A refill that fails is thrown by the next `take` of that key (a SandboxError, so the
+ * attempt fails as an infrastructure failure). `dispose()` removes every warm sandbox.
+ */
+export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncDisposable {
+  readonly id: string;
+  private readonly source: WarmSandboxSource<Warm, Made>;
+  private readonly size: number;
+  private readonly maxMemoryBytes: number;
+  private readonly labels: Record<string, string>;
+  private readonly onDebug: ((message: string) => void) | undefined;
+  private readonly ready = new Map<string, Warm[]>();
+  /** Starts under way, by key id. */
+  private readonly starting = new Map<string, Set<Promise<void>>>();
+  private readonly memoryOfKey = new Map<string, number>();
+  private readonly refillFailures = new Map<string, SandboxError>();
+  private isDisposed = false;
+
+  constructor(source: WarmSandboxSource<Warm, Made>, options: SandboxPoolOptions = {}) {
+    this.source = source;
+    this.size = options.size ?? DEFAULT_POOL_SIZE;
+    if (!Number.isInteger(this.size) || this.size < 0) {
+      throw new SandboxError('invalid_spec', `SandboxPoolOptions.size: expected a whole number ≥ 0, found ${String(options.size)}`);
+    }
+    this.maxMemoryBytes = options.maxMemoryBytes ?? Number.POSITIVE_INFINITY;
+    if (typeof this.maxMemoryBytes !== 'number' || Number.isNaN(this.maxMemoryBytes) || this.maxMemoryBytes < 0) {
+      throw new SandboxError('invalid_spec', `SandboxPoolOptions.maxMemoryBytes: expected a number of bytes ≥ 0, found ${String(options.maxMemoryBytes)}`);
+    }
+    this.id = options.id ?? ulid().toLowerCase();
+    this.labels = { ...options.labels, pool: this.id, role: POOL_SANDBOX_ROLE };
+    this.onDebug = options.onDebug;
+  }
+
+  /** Warm sandboxes ready now: of `spec`'s key when given, else of all keys. */
+  async readyCount(spec?: SandboxSpec): Promise<number> {
+    if (spec === undefined) return [...this.ready.values()].reduce((total, list) => total + list.length, 0);
+    const decision = await this.source.keyOf(spec);
+    return decision.isPoolable ? (this.ready.get(decision.key.id)?.length ?? 0) : 0;
+  }
+
+  /** Memory the warm sandboxes hold and those being started will hold (see `maxMemoryBytes`). */
+  get heldMemoryBytes(): number {
+    let total = 0;
+    for (const [keyId, memory] of this.memoryOfKey) total += memory * (this.readyOf(keyId) + this.startingOf(keyId));
+    return total;
+  }
+
+  /**
+   * Fills the pool for `spec` and waits until the starts under way settle. Throws what made a
+   * start fail (e.g. the engine is gone), so an embedder learns it before the first take.
+   */
+  async warm(spec: SandboxSpec = {}): Promise<void> {
+    this.assertOpen();
+    const decision = await this.source.keyOf(spec);
+    if (!decision.isPoolable) throw new SandboxError('invalid_spec', `sandbox pool ${this.id}: this spec cannot be served warm: ${decision.reason}`);
+    this.refill(decision.key);
+    await Promise.allSettled([...(this.starting.get(decision.key.id) ?? [])]);
+    this.throwRefillFailure(decision.key.id);
+  }
+
+  /**
+   * A sandbox for `spec`: a warm one with the workspace put in, or (nothing warm, or a spec that
+   * cannot be served warm) one created cold. Refills the key in the background afterwards.
+   */
+  async take(spec: SandboxSpec = {}): Promise<Made> {
+    this.assertOpen();
+    const decision = await this.source.keyOf(spec);
+    if (!decision.isPoolable) {
+      this.onDebug?.(`sandbox pool ${this.id}: ${decision.reason}; creating the sandbox cold`);
+      return this.source.createCold(spec);
+    }
+    const { key } = decision;
+    this.throwRefillFailure(key.id);
+    const warm = this.ready.get(key.id)?.shift();
+    if (warm === undefined) {
+      this.onDebug?.(`sandbox pool ${this.id}: no warm sandbox ready for ${describeKey(key)}; creating one cold`);
+      try {
+        return await this.source.createCold(spec);
+      } finally {
+        this.refill(key);
+      }
+    }
+    try {
+      return await this.source.claim(warm, spec);
+    } catch (error) {
+      await this.source.disposeWarm(warm).catch(() => undefined);
+      throw error;
+    } finally {
+      // After the hand-out, so the next start does not compete with it.
+      this.refill(key);
+    }
+  }
+
+  /** Stops refilling and removes every warm sandbox (those under way when they arrive). Sandboxes already taken are their takers'. */
+  async dispose(): Promise<void> {
+    this.isDisposed = true;
+    await Promise.allSettled([...this.starting.values()].flatMap((starts) => [...starts]));
+    const warm = [...this.ready.values()].flat();
+    this.ready.clear();
+    const failure = (await Promise.allSettled(warm.map((sandbox) => this.source.disposeWarm(sandbox)))).find((outcome) => outcome.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
+
+  private refill(key: PoolKey): void {
+    if (this.isDisposed || this.refillFailures.has(key.id) || this.size === 0) return;
+    const memory = this.source.memoryBytes(key);
+    this.memoryOfKey.set(key.id, memory);
+    const starts = this.starting.get(key.id) ?? new Set<Promise<void>>();
+    this.starting.set(key.id, starts);
+    while (this.readyOf(key.id) + starts.size < this.size && this.totalCount() < this.size) {
+      if (this.heldMemoryBytes + memory > this.maxMemoryBytes) {
+        this.onDebug?.(`sandbox pool ${this.id}: not starting another warm sandbox: ${this.heldMemoryBytes + memory} bytes would pass maxMemoryBytes ${this.maxMemoryBytes}`);
+        return;
+      }
+      const start: Promise<void> = this.source
+        .startWarm(key, this.labels)
+        .then(
+          async (warm) => {
+            // Disposed meanwhile: nobody will take it.
+            if (this.isDisposed) return this.source.disposeWarm(warm);
+            this.ready.set(key.id, [...(this.ready.get(key.id) ?? []), warm]);
+          },
+          (error: unknown) => {
+            this.refillFailures.set(key.id, this.refillError(error));
+          },
+        )
+        .catch(() => undefined)
+        .finally(() => starts.delete(start));
+      starts.add(start);
+    }
+  }
+
+  /** Throws (once) the failure of the last refill of `keyId`; the next take refills again. */
+  private throwRefillFailure(keyId: string): void {
+    const failure = this.refillFailures.get(keyId);
+    if (failure === undefined) return;
+    this.refillFailures.delete(keyId);
+    throw failure;
+  }
+
+  private refillError(error: unknown): SandboxError {
+    const message = error instanceof Error ? error.message : String(error);
+    const kind = SandboxError.isInstance(error) ? error.kind : 'internal';
+    return new SandboxError(kind, `sandbox pool ${this.id} could not start a warm sandbox on ${this.source.description}: ${message}`, {
+      subject: SandboxError.isInstance(error) && error.subject !== undefined ? error.subject : this.source.description,
+      cause: error,
+    });
+  }
+
+  private readyOf(keyId: string): number {
+    return this.ready.get(keyId)?.length ?? 0;
+  }
+
+  private startingOf(keyId: string): number {
+    return this.starting.get(keyId)?.size ?? 0;
+  }
+
+  private totalCount(): number {
+    let total = 0;
+    for (const list of this.ready.values()) total += list.length;
+    for (const starts of this.starting.values()) total += starts.size;
+    return total;
+  }
+
+  private assertOpen(): void {
+    if (this.isDisposed) throw new SandboxError('sandbox_disposed', `sandbox pool ${this.id} was disposed`, { subject: this.id });
+  }
+}
+
+function describeKey(key: PoolKey): string {
+  const { image, limits, hasNetwork } = key.warmSpec;
+  const parts = [`image ${image ?? '(default)'}`];
+  if (limits !== undefined) parts.push(`limits ${JSON.stringify(limits)}`);
+  parts.push(hasNetwork === true ? 'with network' : 'without network');
+  return parts.join(', ');
+}

@@ -11,6 +11,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const benches = [
   'packages/sandbox/bench/sandbox.bench.mjs',
   'packages/sandbox/bench/gvisor.bench.mjs',
+  'packages/sandbox/bench/pool.bench.mjs',
   'packages/tools/bench/tools.bench.mjs',
   'packages/harness/bench/harness.bench.mjs',
   'packages/harness/bench/snapshots.bench.mjs',

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { lstat, mkdir, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
-import type { Duplex, Readable } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import type Dockerode from 'dockerode';
 import { ulid } from 'ulid';
 import { SandboxError } from '../errors/sandbox-error.js';
@@ -53,6 +53,9 @@ export interface DockerSandboxOptions {
 
 /** How commands reach the container. */
 export type DockerCommandPath = 'executor' | 'engine-exec';
+
+/** Largest workspace archive a hand-out sends through the executor (in one request line) rather than the engine's archive API. */
+const EXECUTOR_EXTRACT_MAX_BYTES = 4 * 1024 * 1024;
 
 const cpuCountByEngine = new WeakMap<Dockerode, Promise<number | undefined>>();
 
@@ -267,7 +270,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (handOut.logDir !== undefined) await mkdir(handOut.logDir, { recursive: true });
     const { env, files, hostWorkspace, logDir, defaultTimeoutSec, defaultOutputCapBytes, logCapBytes } = handOut;
     this.spec = { ...this.spec, ...definedFields({ env, files, hostWorkspace, logDir, defaultTimeoutSec, defaultOutputCapBytes, logCapBytes }) };
-    if (hostWorkspace !== undefined || files !== undefined) await this.fillWorkspace(await (await this.usableChannel()).commandUser());
+    if (hostWorkspace !== undefined || files !== undefined) await this.fillWorkspace(await (await this.usableChannel()).commandUser(), { isExtractedByExecutor: true });
   }
 
   /** True from `createWarm` until `claim`. */
@@ -442,7 +445,13 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     this.channel = await this.awaitExecutor(client, NO_EXECUTOR_LINE);
   }
 
-  private async fillWorkspace(owner: TarOwner): Promise<void> {
+  /**
+   * Puts the spec's files in. `isExtractedByExecutor`: a small archive is unpacked by one `tar -x`
+   * through the running executor (tens of ms) instead of the engine's archive API, which under load
+   * costs most of a hand-out (measured in bench/pool.bench.mjs); a large one, or an image without
+   * python3 or tar, still goes through the engine.
+   */
+  private async fillWorkspace(owner: TarOwner, options: { isExtractedByExecutor?: boolean } = {}): Promise<void> {
     const files = Object.entries(this.spec.files ?? {}).map(([path, content]) => {
       const absolute = resolveWorkspacePath(this.workdir, path);
       const relative = posix.relative(this.workdir, absolute);
@@ -452,7 +461,30 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     const parts: TarPart[] = [];
     if (this.spec.hostWorkspace !== undefined) parts.push({ hostPath: this.spec.hostWorkspace, rootName: '.' });
     parts.push({ files });
-    await this.putArchive(packTar(parts, owner), this.workdir, 'fill the workspace');
+    let archive: Readable = packTar(parts, owner);
+    if (options.isExtractedByExecutor === true && this.path === 'executor') {
+      const head = await readUpTo(archive, EXECUTOR_EXTRACT_MAX_BYTES);
+      if (head.isComplete && (await this.extractThroughExecutor(head.data))) return;
+      archive = head.isComplete ? Readable.from([head.data]) : Readable.from(prepend(head.data, archive));
+    }
+    await this.putArchive(archive, this.workdir, 'fill the workspace');
+  }
+
+  /**
+   * Unpacks `archive` into the workspace with the image's tar. False when that did not work (no tar,
+   * a tar that refused an entry): the caller then sends the same archive through the engine, which
+   * writes every entry again.
+   */
+  private async extractThroughExecutor(archive: Buffer): Promise<boolean> {
+    const channel = await this.usableChannel();
+    const result = await execOnChannel(
+      channel,
+      { argv: ['tar', '-x', '-f', '-', '-C', this.workdir], cwd: this.workdir, env: {}, timeout_ms: 120_000, stdin_b64: archive.toString('base64') },
+      { outputCapBytes: 16_384, logCapBytes: 16_384, commandText: `tar -x -C ${this.workdir}` },
+    );
+    if (result.exitCode === 0) return true;
+    this.options.onDebug?.(`docker sandbox ${this.containerName}: tar in the sandbox exited with ${result.exitCode} (${result.stderr.trim().slice(0, 200)}); filling the workspace through the engine instead`);
+    return false;
   }
 
   private async putArchive(archive: Readable, containerPath: string, action: string): Promise<void> {
@@ -676,6 +708,43 @@ type PlanInput = Omit<ContainerPlanInput, 'name' | 'labels'>;
 /** The runtime of a plan, for errors: a runtime's own failure is then named as such. */
 function runtimeContext(plan: ContainerPlan): { runtime?: string } {
   return plan.runtime === undefined ? {} : { runtime: plan.runtime };
+}
+
+/** Reads `stream` until it ends or passes `limit` bytes; what was read is returned either way. */
+function readUpTo(stream: Readable, limit: number): Promise<{ data: Buffer; isComplete: boolean }> {
+  // Events, not async iteration: the tar packer is a streamx stream, and leaving its iterator early destroys it.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (isComplete: boolean): void => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      resolve({ data: Buffer.concat(chunks), isComplete });
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        stream.pause();
+        finish(false);
+      }
+    };
+    const onEnd = (): void => finish(true);
+    const onError = (error: Error): void => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      reject(error);
+    };
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', onError);
+  });
+}
+
+async function* prepend(head: Buffer, rest: Readable): AsyncGenerator<Buffer> {
+  yield head;
+  for await (const chunk of rest) yield chunk as Buffer;
 }
 
 function definedFields<Fields extends object>(fields: Fields): Partial<Fields> {

@@ -25,7 +25,14 @@ export const cleanupCommand: CommandModule<object, CleanupArguments> = {
     for (const container of removed) {
       // A network holder serves no one task; any other role (the verdict's sandbox) is a task's.
       const task = `task ${container.taskId ?? '-'}`;
-      const what = container.role === NETWORK_HOLDER_ROLE ? 'network holder' : container.role === undefined ? task : `${task}, ${container.role}`;
+      const what =
+        container.role === NETWORK_HOLDER_ROLE
+          ? 'network holder'
+          : container.poolId !== undefined
+            ? `sandbox pool ${container.poolId}`
+            : container.role === undefined
+              ? task
+              : `${task}, ${container.role}`;
       process.stdout.write(`removed ${container.id.slice(0, 12)} ${container.name} (run ${container.runId ?? '-'}, ${what})\n`);
     }
     for (const { container, message } of failed) process.stderr.write(`could not remove ${container.id.slice(0, 12)}: ${message}\n`);

@@ -4,6 +4,7 @@ import {
   type CreateSandboxOptions,
   type NetworkHolderPool,
   type Sandbox,
+  type SandboxPool,
   type SandboxBackendTypes,
   type SandboxSpec,
 } from '@agentbench/sandbox';
@@ -36,4 +37,12 @@ export function withRuntime(factory: SandboxFactory, runtime: string | undefined
 /** Docker sandboxes that join the pool's started network holders when one is ready (a faster start). */
 export function pooledDockerSandboxFactory(networkHolders: NetworkHolderPool): SandboxFactory {
   return sandboxFactoryFor('docker', { backendOptions: { networkHolders } });
+}
+
+/**
+ * Sandboxes handed out by a pool of warm ones (`createDockerSandboxPool`): a spec the pool cannot serve
+ * warm, or one asked for while none is ready, is created cold by the pool. The caller disposes the pool.
+ */
+export function pooledSandboxFactory(pool: Pick<SandboxPool<unknown, Sandbox>, 'take'>): SandboxFactory {
+  return (spec) => pool.take(spec);
 }

@@ -4,13 +4,13 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
-import { NetworkHolderPool, removeManagedContainers } from '@agentbench/sandbox';
+import { createDockerSandboxPool, NetworkHolderPool, removeManagedContainers } from '@agentbench/sandbox';
 import { runScheduled } from '@agentbench/scheduler';
 import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
-import { createDockerSandbox, pooledDockerSandboxFactory, withRuntime, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { createDockerSandbox, pooledSandboxFactory, withRuntime, type SandboxFactory } from '../attempt/sandbox-factory.js';
 import { ConfigurationError } from '@agentbench/schemas';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
@@ -141,11 +141,18 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const prepared = options.resumeDir === undefined ? await startRun(options, tasksDir, concurrency, loadedSuite.tasks) : await resumeRun(options, byId);
   const { runDir, runRecord, skipLabels, finished } = prepared;
   const lockFile = path.join(runDir, 'run.lock');
-  // The next task's container joins a network holder started while the current ones run.
-  // A sandbox under another runtime cannot join a holder (made by runc): no pool then.
+  // The next task's sandbox is started while the current ones run: a warm one (executor ready) takes
+  // the task's workspace folder through a mount slot beside it; with none ready it is created cold,
+  // joining a network holder. Both pools are removed when the suite ends, fails or is interrupted.
+  // A sandbox under another runtime cannot join a holder (made by runc): no pools then.
   const networkHolders =
     options.createSandbox === undefined && options.runtime === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
-  const pooled = options.createSandbox ?? (networkHolders === undefined ? undefined : pooledDockerSandboxFactory(networkHolders));
+  const mountSlotsDir = path.join(runDir, '.sandbox-pool');
+  const sandboxPool =
+    networkHolders === undefined
+      ? undefined
+      : createDockerSandboxPool({ size: concurrency, labels: { runId: runRecord.run_id, taskId: 'sandbox-pool' }, mountSlotsDir, networkHolders });
+  const pooled = options.createSandbox ?? (sandboxPool === undefined ? undefined : pooledSandboxFactory(sandboxPool));
   const createSandbox = options.runtime === undefined ? pooled : withRuntime(pooled ?? createDockerSandbox, options.runtime);
 
   try {
@@ -253,7 +260,9 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     options.onEvent?.({ type: 'suite-finished', result: suiteResult });
     return suiteResult;
   } finally {
+    await sandboxPool?.dispose().catch(() => undefined);
     await networkHolders?.dispose();
+    if (sandboxPool !== undefined) await rm(mountSlotsDir, { recursive: true, force: true }).catch(() => undefined);
     await releaseFileLock(lockFile);
   }
 }

@@ -4,6 +4,7 @@ import { isBwrapAvailable } from '../bwrap/bwrap-availability.js';
 import { DEFAULT_DOCKER_IMAGE } from '../docker/container-config.js';
 import type { DockerSandbox } from '../docker/docker-sandbox.js';
 import { listManagedContainers } from '../docker/managed-containers.js';
+import { describeLeftovers } from './describe-leftovers.js';
 import { createSandbox } from '../registry/create-sandbox.js';
 import { listSandboxBackends } from '../registry/default-registry.js';
 import type { SandboxBackendInfo } from '../registry/sandbox-backend-registry.js';
@@ -142,15 +143,7 @@ async function checkDockerSandbox(docker: Dockerode, image: string): Promise<Doc
 
 async function checkLeftovers(docker: Dockerode): Promise<DoctorCheck> {
   try {
-    const containers = await listManagedContainers({}, { docker });
-    const orphans = containers.filter((container) => container.isOrphan);
-    if (containers.length === 0) return { name: 'leftover containers', status: 'ok', detail: 'none', isRequired: false };
-    return {
-      name: 'leftover containers',
-      status: 'warn',
-      detail: `${containers.length} labelled container(s), ${orphans.length} orphaned; remove them with \`ab cleanup\``,
-      isRequired: false,
-    };
+    return describeLeftovers(await listManagedContainers({}, { docker }));
   } catch (error) {
     return { name: 'leftover containers', status: 'warn', detail: messageOf(error), isRequired: false };
   }

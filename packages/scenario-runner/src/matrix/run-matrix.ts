@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { NetworkHolderPool } from '@agentbench/sandbox';
+import { createDockerSandboxPool, NetworkHolderPool } from '@agentbench/sandbox';
 import { FileValidationError, loadMatrix, showValue, sortIssues, type LoadedMatrix, type LoadedScenario } from '@agentbench/schemas';
 import { runScheduled } from '@agentbench/scheduler';
 import { passHatK, wilsonInterval } from '@agentbench/scoring';
@@ -185,6 +185,14 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
   const usesDocker = [...scenarios.values()].some((scenario) => scenario.environment.type === 'docker');
   const ownHolders = options.networkHolders === undefined && usesDocker ? new NetworkHolderPool({ labels: { taskId: 'network-holder' } }) : undefined;
   if (ownHolders !== undefined) runOptions.networkHolders = ownHolders;
+  // The image and limits repeat across a matrix: the next runs' containers are started (executor
+  // ready) while the current ones run, and handed out with the run's env. Removed when the matrix ends.
+  const networkHolders = runOptions.networkHolders;
+  const ownPool =
+    options.sandboxPool === undefined && usesDocker
+      ? createDockerSandboxPool({ size: parallel, labels: { taskId: 'sandbox-pool' }, ...(networkHolders === undefined ? {} : { networkHolders }) })
+      : undefined;
+  if (ownPool !== undefined) runOptions.sandboxPool = ownPool;
   const recordOf = (job: (typeof jobs)[number]): MatrixRunRecord => ({
     combination: job.combination.id,
     parameters: job.combination.parameters,
@@ -224,7 +232,10 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
     records.push(record);
     done += 1;
     options.onProgress?.({ type: 'run-finished', done, total: jobs.length, record });
-  }).finally(() => ownHolders?.dispose());
+  }).finally(async () => {
+    await ownPool?.dispose().catch(() => undefined);
+    await ownHolders?.dispose();
+  });
   // A throw of the progress callback (every run's own error is in its record) fails the matrix, as before.
   for (const outcome of scheduled.outcomes) if (outcome.status === 'rejected') throw outcome.error;
   // Runs the stop kept from starting are listed as errored, so the summary still names every planned run.

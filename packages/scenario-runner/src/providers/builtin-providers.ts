@@ -19,11 +19,11 @@ export const localProviderFactory: EnvironmentProviderFactory = async (context) 
  */
 export const dockerProviderFactory: EnvironmentProviderFactory = async (context) => {
   const { environment } = context;
-  const sandbox = await createSandbox(
-    'docker',
-    { ...scenarioSandboxSpec(context), image: environment.image ?? DEFAULT_DOCKER_IMAGE },
-    context.networkHolders === undefined ? {} : { backendOptions: { networkHolders: context.networkHolders } },
-  );
+  const spec = { ...scenarioSandboxSpec(context), image: environment.image ?? DEFAULT_DOCKER_IMAGE };
+  const sandbox =
+    context.sandboxPool !== undefined
+      ? await context.sandboxPool.take(spec)
+      : await createSandbox('docker', spec, context.networkHolders === undefined ? {} : { backendOptions: { networkHolders: context.networkHolders } });
   let node: Promise<string | undefined> | undefined;
   const nodeCommand = (): Promise<string | undefined> => {
     node ??= (async () => {

@@ -1,4 +1,4 @@
-import type { NetworkHolderPool, Sandbox } from '@agentbench/sandbox';
+import type { DockerSandboxPool, NetworkHolderPool, Sandbox } from '@agentbench/sandbox';
 import type { ScenarioEnvironment } from '@agentbench/schemas';
 
 /** A file written into the environment during setup (spec section 3). */
@@ -65,6 +65,8 @@ export interface EnvironmentProviderContext {
   onNote?: (message: string) => void;
   /** Started network holders a Docker sandbox may join (a faster start); see `NetworkHolderPool`. */
   networkHolders?: NetworkHolderPool;
+  /** Warm Docker sandboxes to take the environment from (see `SandboxPool`); with none ready, the pool creates one cold. */
+  sandboxPool?: DockerSandboxPool;
 }
 
 export type EnvironmentProviderFactory = (context: EnvironmentProviderContext) => EnvironmentProvider | Promise<EnvironmentProvider>;

@@ -1,4 +1,4 @@
-import type { NetworkHolderPool } from '@agentbench/sandbox';
+import type { DockerSandboxPool, NetworkHolderPool } from '@agentbench/sandbox';
 import type { AgentSpec } from '../agents/agent-under-test.js';
 import type { LlmSettings } from '../llm/llm-settings.js';
 import type { StepResult } from './scenario-result.js';
@@ -39,6 +39,8 @@ export interface RunScenarioOptions {
   runId?: string;
   /** Started network holders for `docker` environments to join (a faster container start); `runMatrix` makes one pool per run. */
   networkHolders?: NetworkHolderPool;
+  /** Warm sandboxes `docker` environments are taken from (the workspace is empty; env set at hand-out); `runMatrix` makes one per matrix. */
+  sandboxPool?: DockerSandboxPool;
   signal?: AbortSignal;
   onEvent?: (event: ScenarioRunEvent) => void;
 }

@@ -24,6 +24,7 @@ export async function environmentStage(run: ScenarioRun, endpoint: ServicesEndpo
     env: { [SERVICES_URL_VARIABLE]: endpoint.url },
     onNote: (message: string) => run.emit({ type: 'note', message }),
     ...(options.networkHolders === undefined ? {} : { networkHolders: options.networkHolders }),
+    ...(options.sandboxPool === undefined ? {} : { sandboxPool: options.sandboxPool }),
   };
   const builtin = BUILTIN_PROVIDERS[providerType];
   resources.provider = builtin !== undefined ? await builtin(providerContext) : await createPluginProvider(run.plugins, providerType, providerContext);

@@ -31,7 +31,7 @@ export {
   type StageReport,
 } from './attempt/execute-attempt.js';
 export type { AttemptPaths } from './attempt/attempt-paths.js';
-export { sandboxFactoryFor, createDockerSandbox, pooledDockerSandboxFactory, withRuntime, type SandboxFactory } from './attempt/sandbox-factory.js';
+export { sandboxFactoryFor, createDockerSandbox, pooledDockerSandboxFactory, pooledSandboxFactory, withRuntime, type SandboxFactory } from './attempt/sandbox-factory.js';
 export { validateBaseline, type ValidateBaselineOptions } from './baseline/validate-baseline.js';
 
 // Agent attempts and their verdict

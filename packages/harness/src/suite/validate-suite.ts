@@ -141,17 +141,16 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const prepared = options.resumeDir === undefined ? await startRun(options, tasksDir, concurrency, loadedSuite.tasks) : await resumeRun(options, byId);
   const { runDir, runRecord, skipLabels, finished } = prepared;
   const lockFile = path.join(runDir, 'run.lock');
-  // The next task's sandbox is started while the current ones run: a warm one (executor ready) takes
-  // the task's workspace folder through a mount slot beside it; with none ready it is created cold,
-  // joining a network holder. Both pools are removed when the suite ends, fails or is interrupted.
+  // Sandboxes come from a warm pool, cold creates joining a network holder started while the current
+  // tasks run. The attempt mounts its workspace while git is still filling it (clone.ts starts the
+  // sandbox during the clone), so no mount slots are given: moving a folder git writes into is a race
+  // (seen: ENOTEMPTY). Mounted specs are therefore created cold until the clone stage takes its sandbox
+  // before git writes; then `mountSlotsDir: path.join(runDir, '.sandbox-pool')` serves them warm.
   // A sandbox under another runtime cannot join a holder (made by runc): no pools then.
   const networkHolders =
     options.createSandbox === undefined && options.runtime === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
-  const mountSlotsDir = path.join(runDir, '.sandbox-pool');
   const sandboxPool =
-    networkHolders === undefined
-      ? undefined
-      : createDockerSandboxPool({ size: concurrency, labels: { runId: runRecord.run_id, taskId: 'sandbox-pool' }, mountSlotsDir, networkHolders });
+    networkHolders === undefined ? undefined : createDockerSandboxPool({ size: concurrency, labels: { runId: runRecord.run_id, taskId: 'sandbox-pool' }, networkHolders });
   const pooled = options.createSandbox ?? (sandboxPool === undefined ? undefined : pooledSandboxFactory(sandboxPool));
   const createSandbox = options.runtime === undefined ? pooled : withRuntime(pooled ?? createDockerSandbox, options.runtime);
 
@@ -262,7 +261,6 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   } finally {
     await sandboxPool?.dispose().catch(() => undefined);
     await networkHolders?.dispose();
-    if (sandboxPool !== undefined) await rm(mountSlotsDir, { recursive: true, force: true }).catch(() => undefined);
     await releaseFileLock(lockFile);
   }
 }

@@ -1,5 +1,5 @@
 import type { ManagedContainer } from '../docker/managed-containers.js';
-import type { DoctorCheck } from './run-doctor.js';
+import type { DoctorCheck } from './doctor-check.js';
 
 /**
  * The `leftover containers` check: labelled containers nobody will remove, apart from the sandboxes

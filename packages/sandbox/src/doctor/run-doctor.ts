@@ -5,6 +5,7 @@ import { DEFAULT_DOCKER_IMAGE } from '../docker/container-config.js';
 import type { DockerSandbox } from '../docker/docker-sandbox.js';
 import { listManagedContainers } from '../docker/managed-containers.js';
 import { describeLeftovers } from './describe-leftovers.js';
+import type { DoctorCheck } from './doctor-check.js';
 import { createSandbox } from '../registry/create-sandbox.js';
 import { listSandboxBackends } from '../registry/default-registry.js';
 import type { SandboxBackendInfo } from '../registry/sandbox-backend-registry.js';

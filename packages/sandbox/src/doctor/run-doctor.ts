@@ -14,8 +14,6 @@ import type { Sandbox } from '../sandbox.js';
 import { defaultEngine } from '../docker/default-engine.js';
 import { checkGvisor } from './gvisor-check.js';
 
-import type { DoctorCheck } from './doctor-check.js';
-
 export type { DoctorCheck, DoctorStatus } from './doctor-check.js';
 
 export interface DoctorReport {

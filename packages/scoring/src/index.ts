@@ -18,6 +18,15 @@ export {
 } from './taxonomy/test-exit.js';
 export { STOP_REASON_FAILURES, failureReasonForStopReason } from './taxonomy/stop-reason-mapping.js';
 export { errorKindOf, failureReasonForError, type ErrorKind } from './taxonomy/error-classification.js';
+export {
+  AGENT_STAGES,
+  FAILURE_CLASSES,
+  failureClassOf,
+  failureClassOfRecord,
+  hasAgentRun,
+  type FailureClass,
+  type FailureClassContext,
+} from './taxonomy/failure-class.js';
 export { failureReasonForStage, type Stage, type StageOutcome } from './taxonomy/stage-failure.js';
 
 export {

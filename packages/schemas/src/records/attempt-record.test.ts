@@ -46,6 +46,14 @@ describe('AttemptRecordSchema', () => {
     expect(issuePaths({ ...record(), truncated_logs: 'logs/run.log' })).toEqual(['truncated_logs']);
   });
 
+  it('reads the run fields (class, stage, attempt, try, errored, engine) and records without them', () => {
+    const tried = { ...record(), failure_class: 'infra', failure_stage: 'git_clone', attempt_id: 'm/toy/r1', repeat: 1, try: 2, errored: true, engine: 'local' };
+    expect(v.parse(AttemptRecordSchema, JSON.parse(JSON.stringify(tried)))).toEqual(tried);
+    expect(v.parse(AttemptRecordSchema, record()).failure_class).toBeUndefined();
+    expect(issuePaths({ ...record(), failure_class: 'engine' })).toEqual(['failure_class']);
+    expect(issuePaths({ ...record(), try: 0 })).toEqual(['try']);
+  });
+
   it('accepts a model snapshot with provider extras', () => {
     const withModel = { ...record(), model: { provider: 'openrouter', name: 'anthropic/claude-3.5-sonnet', temperature: 0, base_url: 'http://127.0.0.1:1' } };
     expect(v.parse(AttemptRecordSchema, withModel).model).toEqual(withModel.model);

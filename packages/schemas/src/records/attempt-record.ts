@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { IsoTimestampSchema, NonNegativeIntegerSchema, PositiveIntegerSchema } from '../shared/primitives.js';
 import { FailureReasonSchema } from './failure-reason.js';
 import { StopReasonSchema } from './stop-reason.js';
+import { FailureClassSchema } from './failure-class.js';
 
 /** Version of the AttemptRecord layout; bumped on any change readers must know about (see README). */
 export const ATTEMPT_RECORD_SCHEMA_VERSION = '0.1.0';
@@ -86,5 +87,22 @@ export const AttemptRecordSchema = v.object({
    * absent in records from before the cap.
    */
   truncated_logs: v.optional(v.array(v.string())),
+  /**
+   * Who caused the failure (`infra`, `task`, `agent`; see @agentbench/scoring's failure classes).
+   * Absent in older records and on passes: readers derive it (`failureClassOfRecord`).
+   */
+  failure_class: v.optional(v.nullable(FailureClassSchema)),
+  /** The pipeline stage the attempt ended in: what the failure class is attributed by. */
+  failure_stage: v.optional(v.nullable(v.string())),
+  /** `ab run`: the attempt this record is a try of (`<model folder>/<task id>/r<repeat>`); stable across resumes. */
+  attempt_id: v.optional(v.string()),
+  /** `ab run`: 1-based repeat of the task for its model (K of pass@k). */
+  repeat: v.optional(PositiveIntegerSchema),
+  /** `ab run`: 1-based try of the attempt; an infrastructure failure is tried again, the last try counts. */
+  try: v.optional(PositiveIntegerSchema),
+  /** `ab run`: every try failed on infrastructure (or the run was interrupted): left out of pass rates, counted as errored. */
+  errored: v.optional(v.boolean()),
+  /** The sandbox engine the attempt ran on, when the run chose one per attempt. */
+  engine: v.optional(v.nullable(v.string())),
 });
 export type AttemptRecord = v.InferOutput<typeof AttemptRecordSchema>;

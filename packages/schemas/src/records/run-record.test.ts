@@ -28,3 +28,19 @@ describe('RunRecordSchema', () => {
     expect(result.issues?.map((issue) => v.getDotPath(issue))).toEqual(['kind', 'status', 'counts.total']);
   });
 });
+
+describe('RunRecordSchema plan', () => {
+  const plan = { version: 1, tasks: [{ id: 'toy', file: 'tasks/toy/task.yaml' }], models: ['m'], runs: 2, variant: 'scripted', max_steps: null, retries: 2, skip_baseline: true, harness_version: '0.1.0' };
+  const run = { run_id: 'r', kind: 'agent', created_at: '2026-01-01T00:00:00Z', harness_version: '0.1.0', task_ids: ['toy'], options: {}, status: 'running' };
+
+  it('reads an ab run plan, and run.json files without one', () => {
+    expect(v.parse(RunRecordSchema, { ...run, plan }).plan).toEqual(plan);
+    expect(v.parse(RunRecordSchema, run).plan).toBeUndefined();
+  });
+
+  it('rejects a plan with zero runs, naming the field', () => {
+    const result = v.safeParse(RunRecordSchema, { ...run, plan: { ...plan, runs: 0 } });
+    expect(result.success).toBe(false);
+    expect(result.issues?.map((issue) => v.getDotPath(issue))).toEqual(['plan.runs']);
+  });
+});

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { IsoTimestampSchema, NonNegativeIntegerSchema } from '../shared/primitives.js';
+import { RunPlanSchema } from './run-plan.js';
 
 export const RUN_KINDS = ['task', 'suite_baseline', 'agent', 'scenario', 'matrix'] as const;
 export const RunKindSchema = v.picklist(RUN_KINDS);
@@ -31,5 +32,7 @@ export const RunRecordSchema = v.object({
   options: v.record(v.string(), v.unknown()),
   status: RunStatusSchema,
   counts: v.nullish(RunCountsSchema),
+  /** `ab run`: the plan a resume must match (absent in other runs' run.json). */
+  plan: v.optional(RunPlanSchema),
 });
 export type RunRecord = v.InferOutput<typeof RunRecordSchema>;

@@ -80,6 +80,22 @@ describe('summarizeAttempts', () => {
     expect(summary.unclassifiedFailures).toBe(1);
   });
 
+  it('leaves errored attempts out of the pass rate and pass@k, counts them, and gives the conservative rate', () => {
+    const records: AttemptLike[] = [
+      attempt('a', true),
+      attempt('a', false, { errored: true, result: { passed: false, failure_reason: 'SANDBOX_ERROR' } }),
+      attempt('b', false),
+      attempt('b', true),
+    ];
+    const summary = summarizeAttempts(records, { k: [1] });
+    expect(summary.attempts).toBe(4);
+    expect(summary.errored).toBe(1);
+    expect(summary.passRate.rate).toBeCloseTo(2 / 3);
+    expect(summary.conservativePassRate.rate).toBeCloseTo(2 / 4);
+    // Task a has one counted attempt (a pass): pass@1 of a is 1, of b 0.5.
+    expect(summary.passAtK[0]?.value).toBeCloseTo(0.75);
+  });
+
   it('summarizes an empty run without inventing a rate', () => {
     const empty = summarizeAttempts([]);
     expect(empty.attempts).toBe(0);

@@ -20,6 +20,8 @@ export interface AttemptLike {
     steps?: number | null;
   } | null;
   duration_sec?: number | null;
+  /** Every try of the attempt failed on infrastructure: left out of the pass rate and pass@k, counted in `errored`. */
+  errored?: boolean | null;
 }
 
 export interface SummarizeOptions {
@@ -54,7 +56,12 @@ export interface TaskRepeatSummary {
 
 export interface AttemptSummary {
   attempts: number;
+  /** Attempts left out of `passRate`, pass@k and pass^k because every try failed on infrastructure ("N errored, not counted"). */
+  errored: number;
+  /** Over the counted attempts (all but the errored ones). */
   passRate: PassRate;
+  /** The conservative rate: over every attempt, the errored ones counted as failures. */
+  conservativePassRate: PassRate;
   passAtK: KEstimate[];
   passHatK: KEstimate[];
   tasks: TaskRepeatSummary[];
@@ -122,7 +129,8 @@ function defaultKValues(tasks: readonly TaskRepeatSummary[]): number[] {
 }
 
 /**
- * Suite metrics from attempt records: pass rate with a Wilson interval, pass@k and pass^k
+ * Suite metrics from attempt records (errored ones, `errored: true`, left out of the pass rate
+ * and pass@k but counted, with a conservative rate that counts them as failures): pass rate with a Wilson interval, pass@k and pass^k
  * averaged over tasks, mean tokens, cost, steps and duration per attempt (over the attempts
  * that report each figure), and failures counted per FailureReason.
  */
@@ -133,11 +141,13 @@ export function summarizeAttempts(records: readonly AttemptLike[], options: Summ
     throw new ScoringError('records', `expected an array of attempt records, found ${describeValue(records)}`);
   }
   records.forEach(checkRecord);
-  const tasks = groupByTask(records);
+  const counted = records.filter((record) => record.errored !== true);
+  const tasks = groupByTask(counted);
   const kValues = options.k ?? defaultKValues(tasks);
   kValues.forEach((k, index) => checkCount(`options.k[${index}]`, k, 1));
 
-  const passedCount = records.filter((record) => record.result.passed).length;
+  const passedCount = counted.filter((record) => record.result.passed).length;
+  const intervalOptions = options.z === undefined ? {} : { z: options.z };
   const failuresByReason = emptyFailureCounts();
   let unclassifiedFailures = 0;
   for (const record of records) {
@@ -158,7 +168,9 @@ export function summarizeAttempts(records: readonly AttemptLike[], options: Summ
 
   return {
     attempts: records.length,
-    passRate: passRate(passedCount, records.length, options.z === undefined ? {} : { z: options.z }),
+    errored: records.length - counted.length,
+    passRate: passRate(passedCount, counted.length, intervalOptions),
+    conservativePassRate: passRate(passedCount, records.length, intervalOptions),
     passAtK: kValues.map((k) => estimate(tasks, k, passAtK)),
     passHatK: kValues.map((k) => estimate(tasks, k, passHatK)),
     tasks,

@@ -1,0 +1,32 @@
+import * as v from 'valibot';
+import { PositiveIntegerSchema, NonNegativeIntegerSchema } from '../shared/primitives.js';
+
+/** Version of the run plan layout in `run.json` (`plan`). */
+export const RUN_PLAN_VERSION = 1;
+
+export const RunPlanTaskSchema = v.object({
+  id: v.string(),
+  /** The task.yaml the run loads again on resume. */
+  file: v.string(),
+});
+export type RunPlanTask = v.InferOutput<typeof RunPlanTaskSchema>;
+
+/**
+ * `ab run`'s plan, kept in `run.json` under `plan`: what the run is (tasks × models × runs and the
+ * settings that change results). A resume must name the same plan; `-j` and the output options
+ * are not part of it.
+ */
+export const RunPlanSchema = v.object({
+  version: v.literal(RUN_PLAN_VERSION),
+  tasks: v.array(RunPlanTaskSchema),
+  /** Model names; `[]` for an agent without a model (the scripted agent). */
+  models: v.array(v.string()),
+  runs: PositiveIntegerSchema,
+  variant: v.string(),
+  max_steps: v.nullable(PositiveIntegerSchema),
+  /** Tries after the first for an attempt that failed on infrastructure. */
+  retries: NonNegativeIntegerSchema,
+  skip_baseline: v.boolean(),
+  harness_version: v.string(),
+});
+export type RunPlan = v.InferOutput<typeof RunPlanSchema>;

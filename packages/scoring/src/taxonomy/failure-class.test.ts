@@ -1,0 +1,53 @@
+import { FAILURE_REASONS } from '@agentbench/schemas';
+import { describe, expect, it } from 'vitest';
+import { FAILURE_CLASSES, failureClassOf, failureClassOfRecord } from './failure-class.js';
+
+describe('failureClassOf', () => {
+  it('gives every FailureReason a class, before and after the agent ran', () => {
+    for (const reason of FAILURE_REASONS) {
+      expect(FAILURE_CLASSES).toContain(failureClassOf(reason, { stage: 'setup' }));
+      expect(FAILURE_CLASSES).toContain(failureClassOf(reason, { stage: 'agent_run' }));
+    }
+  });
+
+  it('makes a sandbox that died before the agent ran infra, and one that died in its own command agent', () => {
+    expect(failureClassOf('SANDBOX_ERROR', { stage: 'git_clone' })).toBe('infra');
+    expect(failureClassOf('SANDBOX_ERROR', { stage: 'setup' })).toBe('infra');
+    expect(failureClassOf('SANDBOX_ERROR', { stage: 'agent_run' })).toBe('agent');
+    expect(failureClassOf('SANDBOX_ERROR', { stage: 'final_test' })).toBe('agent');
+  });
+
+  it('takes an unknown stage as after the agent ran, so old records never leave a pass rate', () => {
+    expect(failureClassOf('SANDBOX_ERROR')).toBe('agent');
+    expect(failureClassOf('INTERNAL_ERROR', { stage: null })).toBe('agent');
+  });
+
+  it('classes the LLM endpoint and interrupts as infra, whenever they happen', () => {
+    expect(failureClassOf('LLM_ERROR', { stage: 'agent_run' })).toBe('infra');
+    expect(failureClassOf('INTERRUPTED', { stage: 'agent_run' })).toBe('infra');
+  });
+
+  it('classes setup, baseline and repository failures as task, budgets and tests as agent', () => {
+    for (const reason of ['SETUP_FAILED', 'BASELINE_NOT_FAILING', 'BASELINE_MISMATCH', 'BASELINE_FLAKY', 'GIT_CLONE_FAILED', 'GIT_CHECKOUT_FAILED'] as const) {
+      expect(failureClassOf(reason, { stage: 'setup' })).toBe('task');
+    }
+    for (const reason of ['TESTS_FAILED', 'AGENT_GAVE_UP', 'TIMEOUT', 'TOOL_ERROR', 'TESTS_TAMPERED'] as const) {
+      expect(failureClassOf(reason, { stage: 'agent_run' })).toBe('agent');
+    }
+    expect(failureClassOf('NO_TESTS_COLLECTED', { stage: 'baseline_run' })).toBe('task');
+    expect(failureClassOf('NO_TESTS_COLLECTED', { stage: 'final_test' })).toBe('agent');
+  });
+
+  it('rejects a reason outside the taxonomy, naming the expected values', () => {
+    expect(() => failureClassOf('BROKEN' as never)).toThrow(/expected one of SETUP_FAILED/);
+  });
+});
+
+describe('failureClassOfRecord', () => {
+  it('keeps a written class and derives one for records without it', () => {
+    expect(failureClassOfRecord({ failure_class: 'infra', result: { passed: false, failure_reason: 'TESTS_FAILED' } })).toBe('infra');
+    expect(failureClassOfRecord({ failure_stage: 'git_clone', result: { passed: false, failure_reason: 'SANDBOX_ERROR' } })).toBe('infra');
+    expect(failureClassOfRecord({ result: { passed: false, failure_reason: 'SANDBOX_ERROR' } })).toBe('agent');
+    expect(failureClassOfRecord({ result: { passed: true, failure_reason: null } })).toBeNull();
+  });
+});

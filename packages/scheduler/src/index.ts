@@ -3,3 +3,10 @@ export { runScheduled, type AdmitContext, type ScheduleOptions, type ScheduleRes
 export { KeySlots, type KeyLimits } from './key-slots.js';
 export type { ScheduleCounts, SchedulerEvent, StopCause } from './scheduler-event.js';
 export type { ScheduledOutcome } from './scheduled-outcome.js';
+export {
+  AutoConcurrency,
+  DEFAULT_MEMORY_FLOOR_BYTES,
+  DEFAULT_MEMORY_PER_ITEM_BYTES,
+  type AutoConcurrencyOptions,
+  type HoldReason,
+} from './auto-concurrency.js';

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { AutoConcurrency } from './auto-concurrency.js';
+import { runScheduled } from './run-scheduled.js';
+
+const GIB = 1024 ** 3;
+const signal = new AbortController().signal;
+const context = { key: '', running: 0, signal };
+
+function plenty(): number {
+  return 64 * GIB;
+}
+
+describe('AutoConcurrency', () => {
+  it('starts at two and grows by one per successful create, never above maxJobs', async () => {
+    const auto = new AutoConcurrency({ maxJobs: 4, readFreeMemory: plenty });
+    await auto.admit(null, context);
+    await auto.admit(null, context);
+    expect(auto.holdReason()).toBe('limit');
+    auto.createFinished(100, true);
+    expect(auto.holdReason()).toBeUndefined();
+    auto.createFinished(100, false);
+    expect(auto.limit).toBe(3);
+    for (let index = 0; index < 5; index += 1) auto.createFinished(100, true);
+    expect(auto.limit).toBe(4);
+  });
+
+  it('holds while free memory is under 1 GiB plus 512 MiB per running item', async () => {
+    let free = 1.4 * GIB;
+    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 8, readFreeMemory: () => free });
+    await auto.admit(null, context); // nothing runs: never held
+    expect(auto.holdReason()).toBe('memory');
+    free = 1.6 * GIB;
+    expect(auto.holdReason()).toBeUndefined();
+  });
+
+  it('holds while the latest creates take more than twice the first ones', async () => {
+    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 8, readFreeMemory: plenty, referenceCreates: 2, recentCreates: 2 });
+    await auto.admit(null, context);
+    auto.createFinished(100, true);
+    auto.createFinished(120, true);
+    expect(auto.holdReason()).toBeUndefined();
+    auto.createFinished(300, true);
+    auto.createFinished(260, true);
+    expect(auto.holdReason()).toBe('create-latency');
+    auto.createFinished(150, true);
+    auto.createFinished(150, true);
+    expect(auto.holdReason()).toBeUndefined();
+  });
+
+  it('holds while infrastructure failures rise, and lets starts go once they stop rising', async () => {
+    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 8, readFreeMemory: plenty, failureWindow: 2 });
+    for (let index = 0; index < 4; index += 1) await auto.admit(null, context);
+    auto.itemFinished(false);
+    auto.itemFinished(false);
+    auto.itemFinished(true);
+    expect(auto.holdReason()).toBe('infra-failures');
+    auto.itemFinished(false);
+    await auto.admit(null, context);
+    // Latest window [true, false] against [false, false] before it: still rising.
+    expect(auto.holdReason()).toBe('infra-failures');
+    auto.itemFinished(false);
+    auto.itemFinished(false);
+    await auto.admit(null, context);
+    expect(auto.holdReason()).toBeUndefined();
+  });
+
+  it('waits inside admit until the hold lifts, looking again after each sleep', async () => {
+    let free = 0;
+    let sleeps = 0;
+    const auto = new AutoConcurrency({
+      maxJobs: 4,
+      readFreeMemory: () => free,
+      sleep: async () => {
+        sleeps += 1;
+        if (sleeps === 3) free = 64 * GIB;
+      },
+    });
+    await auto.admit(null, context);
+    await auto.admit(null, context);
+    expect(sleeps).toBe(3);
+    expect(auto.running).toBe(2);
+  });
+
+  it('is the admit hook of runScheduled: never more in flight than its limit', async () => {
+    const auto = new AutoConcurrency({ maxJobs: 3, initialJobs: 1, readFreeMemory: plenty, sleep: () => new Promise((resolve) => setImmediate(resolve)) });
+    let inFlight = 0;
+    let peak = 0;
+    await runScheduled(Array.from({ length: 12 }, (_, index) => index), { concurrency: 10, admit: auto.admit }, async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      auto.createFinished(10, true);
+      for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      inFlight -= 1;
+      auto.itemFinished(false);
+    });
+    expect(peak).toBe(3);
+  });
+
+  it('rejects a maxJobs of 0 by its name', () => {
+    expect(() => new AutoConcurrency({ maxJobs: 0 })).toThrow('maxJobs: expected a whole number ≥ 1, found 0');
+  });
+});

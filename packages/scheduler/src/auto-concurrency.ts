@@ -1,0 +1,143 @@
+import { freemem } from 'node:os';
+import { checkLimit } from './key-slots.js';
+import type { AdmitContext } from './run-scheduled.js';
+
+const MIB = 1024 * 1024;
+
+/** Free memory the host keeps besides the running items: 1 GiB. */
+export const DEFAULT_MEMORY_FLOOR_BYTES = 1024 * MIB;
+/** Free memory each running item is expected to take: 512 MiB (a sandbox with its test run, the agent's process share). */
+export const DEFAULT_MEMORY_PER_ITEM_BYTES = 512 * MIB;
+
+export interface AutoConcurrencyOptions {
+  /** Never more items in flight than this (`--max-jobs`). */
+  maxJobs: number;
+  /** Items admitted before any has started well. Default 2 (at most `maxJobs`). */
+  initialJobs?: number;
+  /** A start is held while free memory is below `memoryFloorBytes + memoryPerItemBytes × running`. */
+  memoryFloorBytes?: number;
+  memoryPerItemBytes?: number;
+  /** Free memory of the host now, in bytes. Default `os.freemem()` (MemAvailable on Linux). */
+  readFreeMemory?: () => number;
+  /** The first creates whose median is the reference latency. Default 4. */
+  referenceCreates?: number;
+  /** The latest creates compared with the reference. Default 4. */
+  recentCreates?: number;
+  /** Finished items per window when comparing infrastructure failures. Default 8. */
+  failureWindow?: number;
+  /** How long a held start waits before looking again. Default 500 ms. */
+  pollMs?: number;
+  /** Waits `ms` or until the signal aborts; injectable so tests need no clock. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Why a start is held now, for progress lines. */
+export type HoldReason = 'limit' | 'memory' | 'create-latency' | 'infra-failures';
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * `-j auto`: the scheduler's `admit` hook that grows concurrency while the host keeps up. It
+ * starts at `initialJobs`, allows one more item after each successful start (a sandbox created),
+ * and holds new starts while free memory is short, while the median of the latest creates is
+ * more than twice the median of the first ones, or while infrastructure failures rise (more in
+ * the latest window of finished items than in the one before). Never above `maxJobs`, and never
+ * holding when nothing runs: one item at a time always makes progress.
+ *
+ * The caller reports what happens: `itemFinished` when an admitted item ends (with whether it
+ * failed on infrastructure), `createFinished` for each sandbox create.
+ */
+export class AutoConcurrency {
+  readonly maxJobs: number;
+  #limit: number;
+  #running = 0;
+  readonly #createMs: number[] = [];
+  readonly #referenceMs: number[] = [];
+  readonly #outcomes: boolean[] = [];
+  readonly #options: Required<Omit<AutoConcurrencyOptions, 'maxJobs' | 'initialJobs'>>;
+
+  constructor(options: AutoConcurrencyOptions) {
+    checkLimit(options.maxJobs, 'maxJobs');
+    const initial = options.initialJobs ?? 2;
+    checkLimit(initial, 'initialJobs');
+    this.maxJobs = options.maxJobs;
+    this.#limit = Math.min(initial, options.maxJobs);
+    this.#options = {
+      memoryFloorBytes: options.memoryFloorBytes ?? DEFAULT_MEMORY_FLOOR_BYTES,
+      memoryPerItemBytes: options.memoryPerItemBytes ?? DEFAULT_MEMORY_PER_ITEM_BYTES,
+      readFreeMemory: options.readFreeMemory ?? freemem,
+      referenceCreates: options.referenceCreates ?? 4,
+      recentCreates: options.recentCreates ?? 4,
+      failureWindow: options.failureWindow ?? 8,
+      pollMs: options.pollMs ?? 500,
+      sleep: options.sleep ?? defaultSleep,
+    };
+  }
+
+  /** Items allowed in flight now. */
+  get limit(): number {
+    return this.#limit;
+  }
+
+  /** Admitted items not yet finished. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** A sandbox create took `ms`; a successful one lets one more item in. */
+  createFinished(ms: number, isSuccess: boolean): void {
+    if (!isSuccess) return;
+    if (this.#referenceMs.length < this.#options.referenceCreates) this.#referenceMs.push(ms);
+    this.#createMs.push(ms);
+    if (this.#createMs.length > this.#options.recentCreates) this.#createMs.shift();
+    this.#limit = Math.min(this.maxJobs, this.#limit + 1);
+  }
+
+  /** An admitted item ended. */
+  itemFinished(isInfraFailure: boolean): void {
+    this.#running = Math.max(0, this.#running - 1);
+    this.#outcomes.push(isInfraFailure);
+    if (this.#outcomes.length > 2 * this.#options.failureWindow) this.#outcomes.shift();
+  }
+
+  /** Why a new start would be held now; undefined when it may go. */
+  holdReason(): HoldReason | undefined {
+    if (this.#running === 0) return undefined;
+    if (this.#running >= this.#limit) return 'limit';
+    const needed = this.#options.memoryFloorBytes + this.#options.memoryPerItemBytes * this.#running;
+    if (this.#options.readFreeMemory() < needed) return 'memory';
+    if (this.#referenceMs.length >= this.#options.referenceCreates && this.#createMs.length >= this.#options.recentCreates) {
+      if (median(this.#createMs) > 2 * median(this.#referenceMs)) return 'create-latency';
+    }
+    const window = this.#options.failureWindow;
+    if (this.#outcomes.length > window) {
+      const latest = this.#outcomes.slice(-window).filter(Boolean).length;
+      const before = this.#outcomes.slice(0, -window).slice(-window).filter(Boolean).length;
+      if (latest > before) return 'infra-failures';
+    }
+    return undefined;
+  }
+
+  /** The scheduler's `admit`: waits while a start is held, then counts the item as running. */
+  readonly admit = async (_item: unknown, context: AdmitContext): Promise<void> => {
+    while (!context.signal.aborted && this.holdReason() !== undefined) await this.#options.sleep(this.#options.pollMs, context.signal);
+    this.#running += 1;
+  };
+}

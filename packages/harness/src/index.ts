@@ -93,12 +93,26 @@ export {
   type SuiteProgressReporterOptions,
 } from './suite/suite-progress-reporter.js';
 
+// Agent runs at scale (ab run): plan, tries, retries of infrastructure failures, resume
+export {
+  runAgentRun,
+  type AgentRunEntry,
+  type AgentRunEvent,
+  type AgentRunOptions,
+  type AgentRunResult,
+  type AttemptEngine,
+  type AttemptTryFunction,
+  type AttemptTryInput,
+  type PlannedAttempt,
+} from './run/agent-run/run-agent-run.js';
+export type { AgentRunProgress } from './run/agent-run/run-progress.js';
+export { RUN_LOCK_FILE } from './run/agent-run/run-lock.js';
+
 // Benchmarks across models
 export { modelFolderName, parseModelList, providerOf, readModelList } from './benchmark/model-list.js';
 export { probeModel, type ModelProbe, type ProbeOutcome } from './benchmark/probe-model.js';
 export {
   runModelBenchmark,
-  type BenchAttemptInput,
   type BenchProgressEvent,
   type ModelBenchmarkOptions,
   type ModelBenchmarkRun,

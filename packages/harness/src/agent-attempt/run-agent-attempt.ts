@@ -31,6 +31,13 @@ export interface RunAgentAttemptOptions {
   agent?: Agent;
   /** Artifacts folder; the attempt goes to `<outDir>/agent_runs/<task_id>/<ulid>/`. Default `artifacts`. */
   outDir?: string;
+  /** The attempt's own folder, exactly (created, must not exist); wins over `outDir`. `ab run` names its try folders so. */
+  runDir?: string;
+  /**
+   * Completes the record before it is written (to `attempt.json` and `attempts.jsonl`): `ab run`
+   * adds the attempt id, repeat, try and `errored` here, so every copy of the record agrees.
+   */
+  completeRecord?: (record: AttemptRecord) => AttemptRecord;
   skipBaseline?: boolean;
   /** Reject non-standard patches. Default: `AGENTBENCH_STRICT_PATCH`. */
   strictPatch?: boolean;
@@ -119,7 +126,7 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   const limits = resolveLoopLimits({ ...options.limits, ...(maxSteps === undefined ? {} : { maxSteps }) });
   const runId = ulid();
   const outDir = path.resolve(options.outDir ?? 'artifacts');
-  const runDir = path.join(outDir, 'agent_runs', task.id, runId);
+  const runDir = options.runDir === undefined ? path.join(outDir, 'agent_runs', task.id, runId) : path.resolve(options.runDir);
   const firstCreated = await mkdir(path.dirname(runDir), { recursive: true });
   await mkdir(runDir, { mode: RUN_DIRECTORY_MODE });
   const environment = options.environment ?? process.env;
@@ -194,7 +201,8 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   if (proxy.divergence !== undefined) modelsResult.divergence = proxy.divergence;
   if (proxy.forkedAt !== undefined) modelsResult.forkedAt = proxy.forkedAt;
 
-  const record = agentAttemptRecord(context, { variant, limits, model: agent.modelConfig ?? null }, end);
+  const written = agentAttemptRecord(context, { variant, limits, model: agent.modelConfig ?? null }, end);
+  const record = options.completeRecord === undefined ? written : options.completeRecord(written);
   const attemptFile = path.join(runDir, 'attempt.json');
   record.artifact_paths['attempt'] = relativeToRun(runDir, attemptFile);
   await writeJsonAtomic(attemptFile, record);

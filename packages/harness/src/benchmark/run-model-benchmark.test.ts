@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTask, type LoadedTask } from '@agentbench/schemas';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeAttemptRecord } from '../../test/helpers/fake-attempt-record.js';
 import { makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
+import type { AttemptTryInput } from '../run/agent-run/run-agent-run.js';
 import { providerOf } from './model-list.js';
 import { runModelBenchmark, type BenchProgressEvent } from './run-model-benchmark.js';
 
@@ -40,18 +42,22 @@ describe('runModelBenchmark', () => {
       outDir: root,
       probe: async (model) => (model === 'gamma/down' ? { isAnswering: false, message: '404 model not found' } : { isAnswering: true, message: 'ok' }),
       onProgress: (event) => events.push(event),
-      runAttempt: async ({ task, model, repeat, outDir }) => {
+      runAttempt: async (input) => {
+        const { attempt } = input;
+        const { task, repeat } = attempt;
+        const model = attempt.model as string;
         const provider = providerOf(model);
         inFlight.set(provider, (inFlight.get(provider) ?? 0) + 1);
         peak.set(provider, Math.max(peak.get(provider) ?? 0, inFlight.get(provider) ?? 0));
         running += 1;
         peakRunning = Math.max(peakRunning, running);
-        attempts.push(`${model} ${task.task.id} #${repeat} in ${path.basename(outDir)}`);
+        attempts.push(`${model} ${task.task.id} #${repeat} in ${path.basename(attempt.folder)}`);
         // Yield a few times so other attempts could start if the limits allowed it.
         for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
         inFlight.set(provider, (inFlight.get(provider) ?? 1) - 1);
         running -= 1;
         if (model === 'beta/one' && task.task.id === 'task_b' && repeat === 2) throw new Error('provider key missing');
+        return fakeAttemptRecord(input);
       },
     });
     expect(Math.max(...peak.values())).toBe(1);
@@ -65,8 +71,8 @@ describe('runModelBenchmark', () => {
     expect(byModel['alpha/one']).toMatchObject({ isDropped: false, folder: path.join(root, 'alpha__one'), errors: [] });
     expect(run).toMatchObject({ outDir: root, runs: 2, taskCount: 2 });
     expect(events.filter((event) => event.type === 'probe')).toHaveLength(4);
-    expect(events).toContainEqual({ type: 'attempt-finished', model: 'beta/one', task: 'task_b', repeat: 2, error: 'provider key missing' });
-    expect((await readdir(root)).sort()).toEqual(['alpha__one', 'alpha__two', 'beta__one']);
+    expect(events.filter((event) => event.type === 'attempt-error').map((event) => event.type === 'attempt-error' && `${event.attempt.attemptId}: ${event.error}`)).toEqual(['beta__one/task_b/r2: provider key missing']);
+    expect((await readdir(root)).sort()).toEqual(['alpha__one', 'alpha__two', 'attempts.jsonl', 'beta__one', 'run.json']);
   });
 
   it('starts no attempt once the signal is aborted, and passes it to the running ones', async () => {
@@ -79,10 +85,11 @@ describe('runModelBenchmark', () => {
       concurrency: 2,
       outDir: root,
       signal: controller.signal,
-      runAttempt: async ({ model, signal }) => {
-        started.push(model);
+      runAttempt: async (input) => {
+        started.push(input.attempt.model as string);
         if (started.length === 2) controller.abort();
-        await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+        await new Promise<void>((resolve) => (input.signal.aborted ? resolve() : input.signal.addEventListener('abort', () => resolve(), { once: true })));
+        return fakeAttemptRecord(input, { reason: 'INTERRUPTED', stage: 'agent_run', failureClass: 'infra' });
       },
     });
     expect(started).toEqual(['alpha/one', 'beta/one']);
@@ -90,17 +97,18 @@ describe('runModelBenchmark', () => {
   });
 
   it('rejects bad limits and a missing task selection by their option name', async () => {
-    const runAttempt = async (): Promise<void> => undefined;
+    const runAttempt = async (input: AttemptTryInput) => fakeAttemptRecord(input);
     await expect(runModelBenchmark({ models: ['a/b'], tasks, runs: 0, outDir: root, runAttempt })).rejects.toThrow('--runs: expected a whole number ≥ 1, found 0');
-    await expect(runModelBenchmark({ models: ['a/b'], tasks, perProviderConcurrency: 1.5, outDir: root, runAttempt })).rejects.toThrow('--per-provider: expected a whole number ≥ 1, found 1.5');
+    await expect(runModelBenchmark({ models: ['a/b'], tasks, perProviderConcurrency: 1.5, outDir: path.join(root, 'other'), runAttempt })).rejects.toThrow('--per-provider: expected a whole number ≥ 1, found 1.5');
     await expect(runModelBenchmark({ models: 'a/b', outDir: root, runAttempt })).rejects.toThrow('tasks: name exactly one of a task file, a suite or loaded tasks (found 0)');
     await expect(runModelBenchmark({ models: 'not a model', tasks, outDir: root, runAttempt })).rejects.toThrow('--models (entry 1): "not a model" is not a model name');
   });
 
   it('loads one task file, or a suite without its flaky tasks (unless includeFlaky)', async () => {
     const seen: string[] = [];
-    const runAttempt = async ({ task }: { task: LoadedTask }): Promise<void> => {
-      seen.push(task.task.id);
+    const runAttempt = async (input: AttemptTryInput) => {
+      seen.push(input.attempt.task.task.id);
+      return fakeAttemptRecord(input);
     };
     await runModelBenchmark({ models: ['a/b'], task: toyTask, outDir: path.join(root, 'one'), runAttempt });
     expect(seen).toEqual(['toy_fail_pytest']);
@@ -116,7 +124,7 @@ describe('runModelBenchmark', () => {
     await runModelBenchmark({ models: ['a/b'], suite: 'custom-dev', tasksDir, outDir: path.join(root, 'suite'), runAttempt });
     expect(seen).toEqual(['steady']);
     seen.length = 0;
-    await runModelBenchmark({ models: ['a/b'], suite: 'custom-dev', tasksDir, includeFlaky: true, outDir: path.join(root, 'suite'), runAttempt });
+    await runModelBenchmark({ models: ['a/b'], suite: 'custom-dev', tasksDir, includeFlaky: true, outDir: path.join(root, 'suite-with-flaky'), runAttempt });
     expect(seen.sort()).toEqual(['shaky', 'steady']);
   });
 });

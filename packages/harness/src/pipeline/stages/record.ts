@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentLoopLimits } from '@agentbench/agent-loop';
-import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptRecord, type ModelConfig } from '@agentbench/schemas';
+import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptRecord, type FailureReason, type ModelConfig } from '@agentbench/schemas';
+import { failureClassOf } from '@agentbench/scoring';
 import { relativeToRun } from '../../attempt/attempt-paths.js';
 import type { AttemptContext } from '../attempt-context.js';
 import type { AttemptMode, AttemptOutcome } from '../attempt-outcome.js';
@@ -26,6 +27,16 @@ function commonRecordFields(context: AttemptContext, end: PipelineEnd): CommonRe
   };
 }
 
+/**
+ * Who caused a failure, and the stage it was attributed by: the stage the attempt ended in is
+ * recorded by the harness, never by the agent, so an agent that kills its own sandbox cannot
+ * pass its failure off as infrastructure.
+ */
+function failureAttribution(context: AttemptContext, reason: FailureReason | null): Pick<AttemptRecord, 'failure_class' | 'failure_stage'> {
+  if (reason === null) return {};
+  return { failure_class: failureClassOf(reason, { stage: context.currentStage }), failure_stage: context.currentStage };
+}
+
 /** The record of a baseline or run-task attempt. */
 export function taskAttemptRecord(context: AttemptContext, mode: AttemptMode, end: PipelineEnd): AttemptRecord {
   const isBaseline = mode === 'baseline';
@@ -44,6 +55,7 @@ export function taskAttemptRecord(context: AttemptContext, mode: AttemptMode, en
     model: null,
     limits: { timeout_sec: context.task.environment.timeout_sec, tool_timeout_sec: null, max_steps: null, max_time_sec: null },
     metrics: { sandbox_time_ms: Math.round(context.sandboxMs) },
+    ...failureAttribution(context, end.failureReason),
   };
 }
 
@@ -56,13 +68,14 @@ export function agentAttemptRecord(context: AttemptContext, agent: { variant: st
   const artifactPaths = { ...context.artifacts };
   if (patchFiles.length > 0) artifactPaths['patch_files'] = patchFiles.join(',');
   const hasModel = agent.model !== null;
+  const failureReason = passed ? null : (end.failureReason ?? 'TESTS_FAILED');
   return {
     ...commonRecordFields(context, end),
     baseline_validation: context.baseline,
     result: {
       passed,
       exit_code: context.lastExitCode ?? -1,
-      failure_reason: passed ? null : (end.failureReason ?? 'TESTS_FAILED'),
+      failure_reason: failureReason,
       stop_reason: loop?.stopReason ?? null,
       ...(verdict === undefined || verdict.tamperedPaths.length === 0 ? {} : { tampered_paths: verdict.tamperedPaths }),
     },
@@ -80,6 +93,7 @@ export function agentAttemptRecord(context: AttemptContext, agent: { variant: st
       sandbox_time_ms: Math.round(context.sandboxMs),
       ...(context.verdictMs === undefined ? {} : { final_test_ms: Math.round(context.verdictMs) }),
     },
+    ...failureAttribution(context, failureReason),
   };
 }
 

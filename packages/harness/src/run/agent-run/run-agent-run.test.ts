@@ -1,0 +1,189 @@
+import { readFile, writeFile, appendFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadTask, type AttemptRecord, type LoadedTask } from '@agentbench/schemas';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeAttemptRecord } from '../../../test/helpers/fake-attempt-record.js';
+import { makeTemporaryDirectory } from '../../../test/helpers/git-repository.js';
+import { rm } from 'node:fs/promises';
+import { runAgentRun, type AttemptTryInput } from './run-agent-run.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const toyTask = path.resolve(here, '../../../../../tasks/custom-dev/toy_fail_pytest/task.yaml');
+
+let root: string;
+let tasks: LoadedTask[];
+beforeAll(async () => {
+  const loaded = await loadTask(toyTask);
+  tasks = ['task_a', 'task_b', 'task_c'].map((id) => ({ ...loaded, task: { ...loaded.task, id } }));
+});
+beforeEach(() => {
+  root = makeTemporaryDirectory('agent-run');
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function linesOf(runDir: string): Promise<AttemptRecord[]> {
+  const text = await readFile(path.join(runDir, 'attempts.jsonl'), 'utf8');
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as AttemptRecord);
+}
+
+const infra = { reason: 'SANDBOX_ERROR', stage: 'git_clone', failureClass: 'infra' } as const;
+const agentKill = { reason: 'SANDBOX_ERROR', stage: 'agent_run', failureClass: 'agent' } as const;
+
+describe('runAgentRun', () => {
+  it('writes the plan to run.json and one record per attempt to attempts.jsonl, with attempt id, repeat and try', async () => {
+    const runDir = path.join(root, 'run');
+    const run = await runAgentRun({ tasks, models: ['alpha/one'], runs: 2, outDir: runDir, runAttempt: async (input) => fakeAttemptRecord(input) });
+    const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { plan: Record<string, unknown>; status: string; counts: Record<string, number> };
+    expect(runJson.plan).toMatchObject({ version: 1, models: ['alpha/one'], runs: 2, variant: 'llm', retries: 2, skip_baseline: true });
+    expect(runJson.status).toBe('completed');
+    expect(runJson.counts).toMatchObject({ total: 6, passed: 6, errored: 0 });
+    const records = await linesOf(runDir);
+    expect(records.map((record) => `${record.attempt_id} ${record.try}`).sort()).toEqual(
+      ['task_a', 'task_b', 'task_c'].flatMap((task) => [1, 2].map((repeat) => `alpha__one/${task}/r${repeat} 1`)).sort(),
+    );
+    expect(run.progress).toMatchObject({ total: 6, done: 6, passed: 6, errored: 0, retried: 0 });
+  });
+
+  it('retries only infrastructure failures, the last try counts, and an attempt of infra failures only is errored', async () => {
+    const runDir = path.join(root, 'run');
+    const calls: string[] = [];
+    const run = await runAgentRun({
+      tasks,
+      runs: 1,
+      retries: 2,
+      retryBackoffMs: 0,
+      outDir: runDir,
+      runAttempt: async (input) => {
+        calls.push(`${input.attempt.task.task.id}#${input.try}`);
+        const id = input.attempt.task.task.id;
+        if (id === 'task_a') return fakeAttemptRecord(input, input.try < 2 ? infra : undefined); // infra, then a pass
+        if (id === 'task_b') return fakeAttemptRecord(input, agentKill); // the agent killed its sandbox: no retry
+        return fakeAttemptRecord(input, infra); // infra every time
+      },
+    });
+    expect(calls.sort()).toEqual(['task_a#1', 'task_a#2', 'task_b#1', 'task_c#1', 'task_c#2', 'task_c#3']);
+    const records = await linesOf(runDir);
+    expect(records).toHaveLength(6);
+    const final = (id: string): AttemptRecord | undefined => records.filter((record) => record.task_id === id).at(-1);
+    expect(final('task_a')).toMatchObject({ try: 2, errored: false, result: { passed: true } });
+    expect(final('task_b')).toMatchObject({ try: 1, errored: false, failure_class: 'agent' });
+    expect(final('task_c')).toMatchObject({ try: 3, errored: true, failure_class: 'infra' });
+    expect(records.filter((record) => record.task_id === 'task_c' && record.try !== 3).every((record) => record.errored === false)).toBe(true);
+    expect(run.progress).toMatchObject({ done: 3, passed: 1, failed: 1, errored: 1, retried: 3 });
+  });
+
+  it('resumes only the attempts without a final try, never recording an (attempt, try) twice', async () => {
+    const runDir = path.join(root, 'run');
+    const controller = new AbortController();
+    let finished = 0;
+    await runAgentRun({
+      tasks,
+      runs: 2,
+      concurrency: 1,
+      outDir: runDir,
+      signal: controller.signal,
+      runAttempt: async (input) => {
+        finished += 1;
+        if (finished === 3) {
+          controller.abort();
+          return fakeAttemptRecord(input, { reason: 'INTERRUPTED', stage: 'agent_run', failureClass: 'infra' });
+        }
+        return fakeAttemptRecord(input);
+      },
+    });
+    const first = await linesOf(runDir);
+    expect(first).toHaveLength(3);
+    // A kill -9 in the middle of a write leaves a torn last line.
+    await appendFile(path.join(runDir, 'attempts.jsonl'), '{"schema_version":"0.1.0","run_');
+    const ran: string[] = [];
+    const resumed = await runAgentRun({
+      resume: runDir,
+      tasks,
+      runAttempt: async (input) => {
+        ran.push(`${input.attempt.attemptId}#${input.try}`);
+        return fakeAttemptRecord(input);
+      },
+    });
+    expect(ran).toHaveLength(4);
+    expect(ran).toContain(`${first[2]?.attempt_id}#2`);
+    const records = await linesOf(runDir);
+    const pairs = records.map((record) => `${record.attempt_id}#${record.try}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    const finals = new Map(records.map((record) => [record.attempt_id, record]));
+    expect(finals.size).toBe(6);
+    expect([...finals.values()].every((record) => record.result.passed)).toBe(true);
+    expect(resumed.isComplete).toBe(true);
+  });
+
+  it('refuses to resume with another plan, naming the field that differs', async () => {
+    const runDir = path.join(root, 'run');
+    await runAgentRun({ tasks, runs: 1, outDir: runDir, runAttempt: async (input) => fakeAttemptRecord(input) });
+    const runAttempt = async (input: AttemptTryInput) => fakeAttemptRecord(input);
+    await expect(runAgentRun({ resume: runDir, tasks, runs: 3, runAttempt })).rejects.toThrow(/another plan \(runs: the run has 1, this command asks for 3\)/);
+    await expect(runAgentRun({ resume: runDir, tasks, models: ['alpha/one'], runAttempt })).rejects.toThrow(/models: the run has \[\], this command asks for \["alpha\/one"\]/);
+    await expect(runAgentRun({ resume: runDir, tasks: tasks.slice(0, 2), runAttempt })).rejects.toThrow(/tasks: this command leaves out task_c/);
+    await expect(runAgentRun({ tasks, outDir: runDir, runAttempt })).rejects.toThrow(/holds a run already \(run.json\); continue it with --resume/);
+  });
+
+  it('refuses a run folder locked by a live process, naming its pid, and takes over a dead one', async () => {
+    const runDir = path.join(root, 'run');
+    await runAgentRun({ tasks: tasks.slice(0, 1), outDir: runDir, runAttempt: async (input) => fakeAttemptRecord(input) });
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      await writeFile(path.join(runDir, 'run.lock'), `${sleeper.pid}\n`);
+      await expect(runAgentRun({ resume: runDir, tasks: tasks.slice(0, 1), runAttempt: async (input) => fakeAttemptRecord(input) })).rejects.toThrow(`in use by process ${sleeper.pid}`);
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+    await new Promise((resolve) => sleeper.once('exit', resolve));
+    const resumed = await runAgentRun({ resume: runDir, tasks: tasks.slice(0, 1), runAttempt: async (input) => fakeAttemptRecord(input) });
+    expect(resumed.isComplete).toBe(true);
+    await expect(readFile(path.join(runDir, 'run.lock'), 'utf8')).rejects.toThrow();
+  });
+
+  it('passes the engine of each attempt to its try and records it', async () => {
+    const runDir = path.join(root, 'run');
+    const factory = async (): Promise<never> => {
+      throw new Error('not called by the fake');
+    };
+    const seen: unknown[] = [];
+    await runAgentRun({
+      tasks: tasks.slice(0, 2),
+      outDir: runDir,
+      engineFor: (attempt) => ({ engine: attempt.task.task.id === 'task_a' ? 'east' : 'west', createSandbox: factory }),
+      runAttempt: async (input) => {
+        seen.push(input.createSandbox === factory);
+        return fakeAttemptRecord(input);
+      },
+    });
+    expect(seen).toEqual([true, true]);
+    expect((await linesOf(runDir)).map((record) => record.engine).sort()).toEqual(['east', 'west']);
+  });
+
+  it('runs with -j auto within --max-jobs', async () => {
+    const runDir = path.join(root, 'run');
+    let inFlight = 0;
+    let peak = 0;
+    const run = await runAgentRun({
+      tasks,
+      runs: 3,
+      concurrency: 'auto',
+      maxJobs: 2,
+      outDir: runDir,
+      autoConcurrency: { readFreeMemory: () => 64 * 1024 ** 3, sleep: () => new Promise((resolve) => setImmediate(resolve)) },
+      runAttempt: async (input) => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+        inFlight -= 1;
+        return fakeAttemptRecord(input);
+      },
+    });
+    expect(run.progress.done).toBe(9);
+    expect(peak).toBeLessThanOrEqual(2);
+  });
+});

@@ -1,0 +1,436 @@
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import * as v from 'valibot';
+import { AutoConcurrency, runScheduled, type AutoConcurrencyOptions } from '@agentbench/scheduler';
+import {
+  ConfigurationError,
+  HARNESS_VERSION,
+  loadSuite,
+  loadTask,
+  RUN_PLAN_VERSION,
+  RunRecordSchema,
+  type AttemptRecord,
+  type LoadedTask,
+  type RunPlan,
+  type RunRecord,
+  type ValidationIssue,
+} from '@agentbench/schemas';
+import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
+import { ulid } from 'ulid';
+import { runAgentAttempt } from '../../agent-attempt/run-agent-attempt.js';
+import { createDockerSandbox, type SandboxFactory } from '../../attempt/sandbox-factory.js';
+import { modelFolderName, providerOf, readModelList } from '../../benchmark/model-list.js';
+import { RunDirectoryError } from '../../errors/run-directory-error.js';
+import { loadMirrorMap, type MirrorRule } from '../../git/mirror-map.js';
+import { RepoCache } from '../../git/repo-cache.js';
+import { DEFAULT_SKIP_LABELS } from '../../suite/validate-suite.js';
+import { appendAttemptRecord, dropTornLine, readAttemptRecords } from '../attempts-file.js';
+import { RUN_DIRECTORY_MODE } from '../run-directory.js';
+import { attemptTryState, isInfraFailure, markErrored, retryDelayMs, triesByAttempt } from './attempt-tries.js';
+import { acquireRunLock } from './run-lock.js';
+import { assertSamePlan } from './run-plan-check.js';
+import { RunProgressCounter, type AgentRunProgress } from './run-progress.js';
+
+/** One attempt of the plan: a task, a model, a repeat. */
+export interface PlannedAttempt {
+  /** `<model folder>/<task id>/r<repeat>`: stable across resumes, written in every try's record. */
+  attemptId: string;
+  task: LoadedTask;
+  /** The model; null for an agent without one (the scripted agent). */
+  model: string | null;
+  /** The model, or the variant when there is none: what tables group by. */
+  label: string;
+  /** Absolute folder of the model's attempts. */
+  folder: string;
+  /** 1-based repeat (K of pass@k). */
+  repeat: number;
+}
+
+/** One try of an attempt, as the attempt function gets it. */
+export interface AttemptTryInput {
+  attempt: PlannedAttempt;
+  /** 1-based try. */
+  try: number;
+  /** The try's own folder (absent: the attempt creates it). */
+  tryDir: string;
+  /** The sandboxes of this try (the engine's factory, timed for `-j auto`). */
+  createSandbox: SandboxFactory;
+  /** Completes the record before it is written, so `attempt.json` carries the run's fields too. */
+  completeRecord: (record: AttemptRecord) => AttemptRecord;
+  /** Aborted when the run stops: the try records itself INTERRUPTED. */
+  signal: AbortSignal;
+}
+
+/** Runs one try and returns its record. Throwing (a configuration error, our bug) records nothing: the attempt is listed in its model's errors. */
+export type AttemptTryFunction = (input: AttemptTryInput) => Promise<AttemptRecord>;
+
+/** The engine an attempt runs on: a name for the record and its sandbox factory. */
+export interface AttemptEngine {
+  engine: string;
+  createSandbox: SandboxFactory;
+}
+
+export interface AgentRunOptions {
+  /** One task.yaml. Name one of `task`, `suite` or `tasks` (or none with `resume`: the run's own tasks). */
+  task?: string;
+  /** A suite (a folder under `tasksDir`); its tasks labelled `flaky` are left out unless `includeFlaky`. */
+  suite?: string;
+  tasksDir?: string;
+  includeFlaky?: boolean;
+  tasks?: readonly LoadedTask[];
+  /** Model names, or a models.txt path or comma-separated list. Absent or empty: the agent's own (the scripted agent has none). */
+  models?: string | readonly string[];
+  /** Attempts per task and model (K of pass@k). Default 1. */
+  runs?: number;
+  /** The agent. Default `scripted` without models, `llm` with. */
+  variant?: string;
+  maxSteps?: number;
+  /** Skip each attempt's baseline validation (validate the tasks once with `ab validate-suite`). Default true. */
+  skipBaseline?: boolean;
+  /** Attempts in flight: a number, or `auto` (see AutoConcurrency). Default 2. */
+  concurrency?: number | 'auto';
+  /** `auto`'s ceiling. Default: twice the cores, at least 2. */
+  maxJobs?: number;
+  /** Attempts in flight per key (default key: the model's provider). Default: the concurrency. */
+  perKeyConcurrency?: number;
+  /** The key an attempt's limit counts under (a provider, an engine). Default: the model's provider. */
+  keyOf?: (attempt: PlannedAttempt) => string;
+  /** Limits of single keys (an engine's own capacity). */
+  limitsByKey?: ReadonlyMap<string, number>;
+  /** Sandboxes of every attempt without an engine of its own (e.g. `withRuntime(createDockerSandbox, 'runsc')` for `--runtime`). Default: hardened Docker containers. */
+  createSandbox?: SandboxFactory;
+  /** The engine of each attempt; its name goes to the record's `engine`. Default: `createSandbox` (the local Docker engine), no `engine` field. */
+  engineFor?: (attempt: PlannedAttempt) => AttemptEngine | undefined;
+  /** Tries after the first for an attempt that failed on infrastructure. Default 2. */
+  retries?: number;
+  /** Wait before the second try; doubled each further try (capped at a minute). Default 2000 ms. */
+  retryBackoffMs?: number;
+  /** The run folder. Default `artifacts/runs/<timestamp>`. Refused when it holds a run already (resume it instead). */
+  outDir?: string;
+  /** A run folder to resume: only attempts without a final try run. */
+  resume?: string;
+  mirrors?: readonly MirrorRule[];
+  cache?: RepoCache;
+  /** Default: `runAgentAttempt` (the attempt pipeline). */
+  runAttempt?: AttemptTryFunction;
+  /** `-j auto`'s readings and thresholds (tests inject memory and sleep). */
+  autoConcurrency?: Omit<AutoConcurrencyOptions, 'maxJobs'>;
+  onProgress?: (event: AgentRunEvent) => void;
+  /** Aborting stops new tries and interrupts the running ones; a resume finishes the run. */
+  signal?: AbortSignal;
+}
+
+export type AgentRunEvent =
+  | { type: 'task-warning'; issue: ValidationIssue }
+  | { type: 'run-started'; runDir: string; isResumed: boolean; progress: AgentRunProgress }
+  | { type: 'try-started'; attempt: PlannedAttempt; try: number; progress: AgentRunProgress }
+  | { type: 'try-finished'; attempt: PlannedAttempt; try: number; record: AttemptRecord; willRetry: boolean; progress: AgentRunProgress }
+  | { type: 'attempt-error'; attempt: PlannedAttempt; try: number; error: string; progress: AgentRunProgress }
+  | { type: 'progress'; progress: AgentRunProgress };
+
+/** A model of the run, as `summarizeModelBenchmark` (@agentbench/report) reads it. */
+export interface AgentRunEntry {
+  model: string;
+  folder: string;
+  isDropped: boolean;
+  /** Attempts whose try threw instead of recording a result. */
+  errors: string[];
+}
+
+export interface AgentRunResult {
+  /** The run folder (`outDir` of the benchmark summary). */
+  outDir: string;
+  plan: RunPlan;
+  runs: number;
+  taskCount: number;
+  entries: AgentRunEntry[];
+  progress: AgentRunProgress;
+  /** Every attempt has its final try. */
+  isComplete: boolean;
+}
+
+const RUN_FILE = 'run.json';
+const ATTEMPTS_FILE = 'attempts.jsonl';
+
+function wholeNumber(value: number | undefined, fallback: number, name: string, minimum: number): number {
+  const resolved = value ?? fallback;
+  if (!Number.isInteger(resolved) || resolved < minimum) throw new ConfigurationError(name, `expected a whole number ≥ ${minimum}, found ${String(value)}`);
+  return resolved;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function readRunRecord(runDir: string): Promise<RunRecord & { plan: RunPlan }> {
+  const file = path.join(runDir, RUN_FILE);
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new RunDirectoryError(file, `cannot resume: ${(error as Error).message} (expected the run.json of an ab run folder)`, { cause: error });
+  }
+  const parsed = v.safeParse(RunRecordSchema, value);
+  if (!parsed.success || parsed.output.plan === undefined) {
+    throw new RunDirectoryError(file, 'cannot resume: not the run.json of an ab run (it has no plan)');
+  }
+  return parsed.output as RunRecord & { plan: RunPlan };
+}
+
+async function loadRunTasks(options: AgentRunOptions, recorded: RunPlan | undefined): Promise<readonly LoadedTask[]> {
+  const named = [options.task, options.suite, options.tasks].filter((value) => value !== undefined).length;
+  if (named === 0 && recorded !== undefined) return Promise.all(recorded.tasks.map((task) => loadTask(task.file)));
+  if (named !== 1) throw new ConfigurationError('tasks', `name exactly one of a task file, a suite or loaded tasks (found ${named})`);
+  if (options.tasks !== undefined) return options.tasks;
+  if (options.task !== undefined) return [await loadTask(options.task)];
+  const suite = await loadSuite(options.tasksDir ?? 'tasks', options.suite as string);
+  const skipped = options.includeFlaky === true ? [] : DEFAULT_SKIP_LABELS;
+  return suite.tasks.filter((loaded) => !loaded.task.labels.some((label) => skipped.includes(label)));
+}
+
+/** The plan the options ask for; on a resume, what they leave unsaid is the recorded plan's. */
+async function planOf(options: AgentRunOptions, tasks: readonly LoadedTask[], recorded: RunPlan | undefined): Promise<RunPlan> {
+  const models = options.models === undefined ? (recorded?.models ?? []) : typeof options.models === 'string' ? await readModelList(options.models) : [...options.models];
+  return {
+    version: RUN_PLAN_VERSION,
+    tasks: tasks.map((loaded) => ({ id: loaded.task.id, file: path.resolve(loaded.file) })),
+    models,
+    runs: wholeNumber(options.runs, recorded?.runs ?? 1, '--runs', 1),
+    variant: options.variant ?? recorded?.variant ?? (models.length === 0 ? 'scripted' : 'llm'),
+    max_steps: options.maxSteps === undefined ? (recorded?.max_steps ?? null) : wholeNumber(options.maxSteps, 1, '--max-steps', 1),
+    retries: wholeNumber(options.retries, recorded?.retries ?? 2, '--retries', 0),
+    skip_baseline: options.skipBaseline ?? recorded?.skip_baseline ?? true,
+    harness_version: HARNESS_VERSION,
+  };
+}
+
+/** Attempts in the order they start: repeats outermost and models taking turns, so a stopped run has some of every model. */
+function plannedAttempts(plan: RunPlan, tasks: readonly LoadedTask[], runDir: string): PlannedAttempt[] {
+  const models: Array<string | null> = plan.models.length === 0 ? [null] : plan.models;
+  const attempts: PlannedAttempt[] = [];
+  for (let repeat = 1; repeat <= plan.runs; repeat += 1) {
+    for (const task of tasks) {
+      for (const model of models) {
+        const label = model ?? plan.variant;
+        const folderName = modelFolderName(label);
+        attempts.push({ attemptId: `${folderName}/${task.task.id}/r${repeat}`, task, model, label, folder: path.join(runDir, folderName), repeat });
+      }
+    }
+  }
+  return attempts;
+}
+
+function outcomeOf(record: AttemptRecord): 'passed' | 'failed' | 'errored' {
+  if (record.errored === true) return 'errored';
+  return record.result.passed ? 'passed' : 'failed';
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * `ab run` (and `ab bench-models`, the same with several models): every (task, model, repeat)
+ * agent attempt of the plan, in one run folder:
+ *
+ *   run.json        the plan (tasks, models, runs, settings, harness version) and the run's status
+ *   attempts.jsonl  one record per finished try, flushed before the next starts
+ *   run.lock        the pid of the process running it
+ *   <model>/agent_runs/<task>/r<repeat>-try<n>/   each try's artifacts
+ *
+ * An attempt whose try fails on infrastructure (failure class `infra`) is tried again after a
+ * backoff, up to `retries` more times; the last try counts, and an attempt whose every try failed
+ * on infrastructure is `errored` (left out of pass rates). `resume` continues a run after any
+ * stop, `kill -9` included: attempts with a final try are kept, the others run their next try;
+ * a resume asking for another plan is refused, naming the field that differs.
+ */
+export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunResult> {
+  const isResumed = options.resume !== undefined;
+  const runDir = path.resolve(options.resume ?? options.outDir ?? path.join('artifacts', 'runs', timestampForPath()));
+  const recordedRun = isResumed ? await readRunRecord(runDir) : undefined;
+  if (!isResumed && (await exists(path.join(runDir, RUN_FILE)))) {
+    throw new ConfigurationError('--out', `${runDir} holds a run already (run.json); continue it with --resume ${runDir}, or choose another --out`);
+  }
+  const tasks = await loadRunTasks(options, recordedRun?.plan);
+  if (tasks.length === 0) throw new ConfigurationError('tasks', 'no tasks to run');
+  for (const issue of tasks.flatMap((loaded) => loaded.warnings)) options.onProgress?.({ type: 'task-warning', issue });
+  const plan = await planOf(options, tasks, recordedRun?.plan);
+  if (recordedRun !== undefined) assertSamePlan(runDir, recordedRun.plan, plan);
+
+  const isAuto = options.concurrency === 'auto';
+  const maxJobs = wholeNumber(options.maxJobs, Math.max(2, 2 * availableParallelism()), '--max-jobs', 1);
+  const concurrency = isAuto ? maxJobs : wholeNumber(options.concurrency as number | undefined, 2, '-j', 1);
+  const perKey = wholeNumber(options.perKeyConcurrency, concurrency, '--per-provider', 1);
+  const backoffMs = options.retryBackoffMs ?? 2000;
+  const auto = isAuto ? new AutoConcurrency({ ...options.autoConcurrency, maxJobs }) : undefined;
+
+  await mkdir(path.dirname(runDir), { recursive: true });
+  await mkdir(runDir, { recursive: true, mode: RUN_DIRECTORY_MODE });
+  const lock = await acquireRunLock(runDir);
+  try {
+    const attemptsFile = path.join(runDir, ATTEMPTS_FILE);
+    const content = await readAttemptRecords(attemptsFile);
+    await dropTornLine(attemptsFile, content);
+    const attempts = plannedAttempts(plan, tasks, runDir);
+    const planned = new Set(attempts.map((attempt) => attempt.attemptId));
+    const tries = triesByAttempt(content.records.filter((record) => record.attempt_id !== undefined && planned.has(record.attempt_id)));
+
+    const runRecord: RunRecord = {
+      run_id: recordedRun?.run_id ?? ulid(),
+      kind: 'agent',
+      created_at: recordedRun?.created_at ?? new Date().toISOString(),
+      finished_at: null,
+      harness_version: HARNESS_VERSION,
+      suite: tasks[0]?.task.suite ?? null,
+      task_ids: tasks.map((loaded) => loaded.task.id),
+      options: { concurrency: isAuto ? 'auto' : concurrency, max_jobs: maxJobs, resumed: isResumed },
+      status: 'running',
+      counts: null,
+      plan,
+    };
+    await writeJsonAtomic(path.join(runDir, RUN_FILE), runRecord);
+
+    const counter = new RunProgressCounter(attempts.length);
+    const entries = new Map<string, AgentRunEntry>();
+    for (const attempt of attempts) {
+      if (!entries.has(attempt.label)) entries.set(attempt.label, { model: attempt.label, folder: attempt.folder, isDropped: false, errors: [] });
+      const recorded = tries.get(attempt.attemptId) ?? [];
+      const state = attemptTryState(recorded, plan.retries);
+      if (state.isComplete && state.last !== undefined) counter.countDone(outcomeOf(state.last));
+      counter.progress.retried += Math.max(0, recorded.length - 1);
+    }
+    const emit = (event: AgentRunEvent): void => options.onProgress?.(event);
+    emit({ type: 'run-started', runDir, isResumed, progress: counter.snapshot() });
+
+    // One append at a time: records never interleave, and each is on disk before the next try starts.
+    let appending: Promise<void> = Promise.resolve();
+    const append = (record: AttemptRecord): Promise<void> => (appending = appending.then(() => appendAttemptRecord(attemptsFile, record)));
+    const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan));
+
+    const runOne = async (attempt: PlannedAttempt, signal: AbortSignal): Promise<void> => {
+      const recorded = tries.get(attempt.attemptId) ?? [];
+      let state = attemptTryState(recorded, plan.retries);
+      let lastWasInfra = false;
+      const engine = options.engineFor?.(attempt);
+      const baseFactory = engine?.createSandbox ?? options.createSandbox ?? createDockerSandbox;
+      const createSandbox: SandboxFactory = auto === undefined ? baseFactory : async (spec) => {
+        const started = performance.now();
+        try {
+          const sandbox = await baseFactory(spec);
+          auto.createFinished(performance.now() - started, true);
+          return sandbox;
+        } catch (error) {
+          auto.createFinished(performance.now() - started, false);
+          throw error;
+        }
+      };
+      try {
+        for (let isFirst = true; !state.isComplete && !signal.aborted; isFirst = false) {
+          const tryNumber = state.nextTry;
+          if (!isFirst) await abortableDelay(retryDelayMs(tryNumber, backoffMs), signal);
+          if (signal.aborted) break;
+          const infraBefore = state.infraTries;
+          const complete = (record: AttemptRecord): AttemptRecord =>
+            markErrored({ ...record, attempt_id: attempt.attemptId, repeat: attempt.repeat, try: tryNumber, ...(engine === undefined ? {} : { engine: engine.engine }) }, infraBefore, plan.retries);
+          const tryDir = path.join(attempt.folder, 'agent_runs', attempt.task.task.id, `r${attempt.repeat}-try${tryNumber}`);
+          // A try cut off by a kill left its folder behind: it starts again from nothing.
+          await rm(tryDir, { recursive: true, force: true });
+          await mkdir(path.dirname(tryDir), { recursive: true });
+          emit({ type: 'try-started', attempt, try: tryNumber, progress: counter.snapshot() });
+          let record: AttemptRecord;
+          try {
+            record = complete(await runTry({ attempt, try: tryNumber, tryDir, createSandbox, completeRecord: complete, signal }));
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            entries.get(attempt.label)?.errors.push(`${attempt.task.task.id} #${attempt.repeat}: ${message}`);
+            emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
+            return;
+          }
+          await append(record);
+          recorded.push(record);
+          state = attemptTryState(recorded, plan.retries);
+          lastWasInfra = isInfraFailure(record);
+          const willRetry = !state.isComplete && !signal.aborted;
+          if (willRetry) counter.progress.retried += 1;
+          if (state.isComplete) counter.finish(outcomeOf(record));
+          emit({ type: 'try-finished', attempt, try: tryNumber, record, willRetry, progress: counter.snapshot() });
+        }
+      } finally {
+        auto?.itemFinished(lastWasInfra);
+      }
+    };
+
+    const result = await runScheduled(
+      attempts,
+      {
+        concurrency,
+        keyOf: options.keyOf ?? ((attempt) => providerOf(attempt.model ?? '')),
+        limitPerKey: perKey,
+        ...(options.limitsByKey === undefined ? {} : { limitsByKey: options.limitsByKey }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(auto === undefined ? {} : { admit: auto.admit }),
+        shouldRun: (attempt) => !attemptTryState(tries.get(attempt.attemptId) ?? [], plan.retries).isComplete,
+        onEvent: (event) => {
+          counter.progress.running = event.counts.running;
+          counter.progress.queued = event.counts.queued;
+          const held = auto?.holdReason();
+          if (held === undefined) delete counter.progress.held;
+          else counter.progress.held = held;
+          if (event.type === 'item-started' || event.type === 'item-finished' || event.type === 'item-failed') emit({ type: 'progress', progress: counter.snapshot() });
+        },
+      },
+      (attempt, { signal }) => runOne(attempt, signal),
+    );
+    for (const outcome of result.outcomes) {
+      if (outcome.status === 'rejected') entries.get(outcome.item.label)?.errors.push(`${outcome.item.task.task.id} #${outcome.item.repeat}: ${String(outcome.error)}`);
+    }
+    await appending;
+
+    const progress = counter.snapshot();
+    const isComplete = progress.done === progress.total;
+    await writeJsonAtomic(path.join(runDir, RUN_FILE), {
+      ...runRecord,
+      finished_at: new Date().toISOString(),
+      status: isComplete ? 'completed' : 'interrupted',
+      counts: { total: progress.total, passed: progress.passed, failed: progress.failed, errored: progress.errored, skipped: progress.total - progress.done },
+    });
+    return { outDir: runDir, plan, runs: plan.runs, taskCount: tasks.length, entries: [...entries.values()], progress, isComplete };
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The default try: the agent attempt pipeline, sharing one mirror map and repository cache across the run. */
+async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan): Promise<AttemptTryFunction> {
+  const mirrors = options.mirrors ?? (await loadMirrorMap());
+  const cache = options.cache ?? new RepoCache();
+  return async ({ attempt, tryDir, createSandbox, completeRecord, signal }) => {
+    const result = await runAgentAttempt({
+      task: attempt.task,
+      mirrors,
+      cache,
+      variant: plan.variant,
+      ...(attempt.model === null ? {} : { model: attempt.model }),
+      runDir: tryDir,
+      skipBaseline: plan.skip_baseline,
+      createSandbox,
+      completeRecord,
+      signal,
+      ...(plan.max_steps === null ? {} : { maxSteps: plan.max_steps }),
+    });
+    return result.record;
+  };
+}

@@ -1,0 +1,49 @@
+import { open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { RunDirectoryError } from '../../errors/run-directory-error.js';
+
+/** The lock file of a run folder: the pid of the process running it. */
+export const RUN_LOCK_FILE = 'run.lock';
+
+export interface RunLock {
+  file: string;
+  release(): Promise<void>;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the run folder's lock (`run.lock`, holding our pid), so two processes never append to one
+ * attempts.jsonl. A lock whose pid is alive is refused, naming the pid; the lock of a process that
+ * is gone (a `kill -9`, a crash) is taken over.
+ */
+export async function acquireRunLock(runDir: string, pid: number = process.pid): Promise<RunLock> {
+  const file = path.join(runDir, RUN_LOCK_FILE);
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      const handle = await open(file, 'wx');
+      await handle.writeFile(`${pid}\n`);
+      await handle.sync();
+      await handle.close();
+      return { file, release: () => rm(file, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new RunDirectoryError(file, `cannot create the run lock: ${(error as Error).message}`, { cause: error });
+    }
+    const text = await readFile(file, 'utf8').catch(() => '');
+    const holder = Number.parseInt(text.trim(), 10);
+    if (Number.isInteger(holder) && holder > 0 && holder !== pid && isAlive(holder)) {
+      throw new RunDirectoryError(file, `the run is in use by process ${holder} (still running); wait for it or stop it, then resume`);
+    }
+    // A dead holder (or an unreadable lock): take it over.
+    await rm(file, { force: true });
+  }
+  throw new RunDirectoryError(file, 'cannot take the run lock: another process keeps taking it');
+}

@@ -106,6 +106,7 @@ export {
   type PlannedAttempt,
 } from './run/agent-run/run-agent-run.js';
 export type { AgentRunProgress } from './run/agent-run/run-progress.js';
+export { formatRunProgress } from './run/agent-run/format-run-progress.js';
 export { RUN_LOCK_FILE } from './run/agent-run/run-lock.js';
 
 // Benchmarks across models

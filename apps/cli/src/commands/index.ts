@@ -9,6 +9,7 @@ import { proxyCommand } from './proxy.js';
 import { replayCommand } from './replay.js';
 import { reportCommand } from './report.js';
 import { runAgentCommand } from './run-agent.js';
+import { runCommand } from './run.js';
 import { runTaskCommand } from './run-task.js';
 import { scenarioCommand } from './scenario.js';
 import { schemaCommand } from './schema.js';
@@ -20,6 +21,7 @@ import { viewCommand } from './view.js';
 // Each module has its own argument type; yargs only needs the common shape here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: ReadonlyArray<CommandModule<any, any>> = [
+  runCommand,
   runAgentCommand,
   runTaskCommand,
   replayCommand,

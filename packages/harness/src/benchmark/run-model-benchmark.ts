@@ -7,7 +7,7 @@ import { modelFolderName, providerOf, readModelList } from './model-list.js';
 import { probeModel, type ModelProbe, type ProbeOutcome } from './probe-model.js';
 
 export interface ModelBenchmarkOptions extends Omit<AgentRunOptions, 'models' | 'onProgress'> {
-  /** Model names, or a models.txt path or comma-separated list (as `--models`). */
+  /** Model names, or a models.txt path or comma-separated list (as `--models`). Empty: the agent's own model (the run's, on a resume). */
   models: string | readonly string[];
   /** A cheap call first; models that do not answer are dropped (and listed). `true`: one LLM completion of 16 tokens. */
   probe?: boolean | ModelProbe;
@@ -44,7 +44,6 @@ export interface ModelBenchmarkRun extends Omit<AgentRunResult, 'entries'> {
  */
 export async function runModelBenchmark(options: ModelBenchmarkOptions): Promise<ModelBenchmarkRun> {
   const models = typeof options.models === 'string' ? await readModelList(options.models) : [...options.models];
-  if (models.length === 0) throw new ConfigurationError('--models', 'no models to run');
   const outDir = path.resolve(options.resume ?? options.outDir ?? path.join('artifacts', 'bench', timestampForPath()));
   const probes = new Map<string, ProbeOutcome>();
   const probe = options.probe === true ? probeModel : options.probe === false ? undefined : options.probe;
@@ -65,11 +64,11 @@ export async function runModelBenchmark(options: ModelBenchmarkOptions): Promise
   const dropped: ModelBenchmarkRunEntry[] = models
     .filter((model) => !answering.includes(model))
     .map((model) => ({ model, folder: path.join(outDir, modelFolderName(model)), isDropped: true, errors: [], ...(probes.has(model) ? { probe: probes.get(model) as ProbeOutcome } : {}) }));
-  if (answering.length === 0) throw new ConfigurationError('--models', `no model answered the probe (${dropped.map((entry) => `${entry.model}: ${entry.probe?.message ?? 'no answer'}`).join('; ')})`);
+  if (models.length > 0 && answering.length === 0) throw new ConfigurationError('--models', `no model answered the probe (${dropped.map((entry) => `${entry.model}: ${entry.probe?.message ?? 'no answer'}`).join('; ')})`);
 
   const run = await runAgentRun({
     ...runOptions,
-    models: answering,
+    ...(models.length === 0 ? {} : { models: answering }),
     ...(options.resume === undefined ? { outDir } : {}),
     ...(perProviderConcurrency === undefined ? {} : { perKeyConcurrency: perProviderConcurrency }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

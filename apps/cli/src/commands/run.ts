@@ -1,0 +1,174 @@
+import { readFile } from 'node:fs/promises';
+import type { Argv, CommandModule } from 'yargs';
+import { createDockerSandbox, EXIT_CODE_INTERRUPTED, formatRunProgress, interruptOnSignals, runModelBenchmark, withRuntime, type BenchProgressEvent } from '@agentbench/harness';
+import { formatBenchTable, summarizeModelBenchmark } from '@agentbench/report';
+import { formatIssue } from '@agentbench/schemas';
+import { runtimeArgument, runtimeOption } from '../runtime-option.js';
+import { UsageError } from '../usage-error.js';
+
+export interface RunArguments {
+  task?: string;
+  suite?: string;
+  tasks: string;
+  'include-flaky': boolean;
+  variant?: string;
+  agent?: string;
+  models?: string;
+  runs?: number;
+  j: string;
+  'max-jobs'?: number;
+  'per-provider'?: number;
+  retries?: number;
+  'max-steps'?: number;
+  'validate-baseline'?: boolean;
+  out?: string;
+  resume?: string;
+  probe: boolean;
+  runtime?: string;
+  json: boolean;
+}
+
+/** `-j N` or `-j auto`. */
+export function parseJobs(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const jobs = Number(value);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`-j: expected a whole number ≥ 1 or "auto", found "${value}"`);
+  return jobs;
+}
+
+/** The flags of `ab run`, shared with its alias `ab bench-models`. */
+export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
+  return yargs
+    .option('task', { type: 'string', describe: 'One task.yaml' })
+    .option('suite', { type: 'string', describe: 'A suite (folder under --tasks); its tasks labelled flaky are left out unless --include-flaky' })
+    .option('tasks', { type: 'string', default: 'tasks', describe: 'Folder that holds the suites' })
+    .option('include-flaky', { type: 'boolean', default: false, describe: 'With --suite: also run tasks labelled flaky' })
+    .option('variant', { type: 'string', describe: 'The agent: scripted, llm, a .js/.mjs path or a package (default: scripted without --models, llm with)' })
+    .option('agent', { type: 'string', describe: 'Same as --variant' })
+    .option('models', { type: 'string', describe: 'A models.txt (one per line, # comments) or a comma-separated list; one model is the common case' })
+    .option('runs', { type: 'number', describe: 'Attempts per task and model (K of pass@k); default 1' })
+    .option('j', { type: 'string', default: '2', describe: 'Attempts in flight: a number, or "auto" (grow while the host keeps up: memory, sandbox create latency, infrastructure failures)' })
+    .option('max-jobs', { type: 'number', describe: 'Ceiling of -j auto (default: twice the cores)' })
+    .option('per-provider', { type: 'number', describe: 'Attempts in flight per provider (the part of the model name before "/"); default: -j' })
+    .option('retries', { type: 'number', describe: 'Tries again after an infrastructure failure (engine, sandbox create, LLM endpoint), with backoff; default 2. Task and agent failures are never retried' })
+    .option('max-steps', { type: 'number', describe: "Tool calls allowed (default: the task's agent.max_steps)" })
+    .option('validate-baseline', { type: 'boolean', describe: 'Validate each task\'s baseline before its attempt (default: skipped; validate once with ab validate-suite)' })
+    .option('out', { type: 'string', describe: 'The run folder (default artifacts/runs/<timestamp>): run.json, attempts.jsonl, one folder per model' })
+    .option('resume', { type: 'string', describe: 'Continue the run in this folder: only attempts without a final try run; other plan flags must match the run or be left out' })
+    .option('probe', { type: 'boolean', default: false, describe: 'Call each model once first and drop the ones that do not answer' })
+    .option('runtime', runtimeOption())
+    .option('json', { type: 'boolean', default: false, describe: 'Print the summary JSON instead of the table; progress as plain lines on stderr' })
+    .check((argv) => {
+      if (argv.task !== undefined && argv.suite !== undefined) throw new UsageError('name one of --task TASK.yaml or --suite SUITE, not both');
+      if (argv.task === undefined && argv.suite === undefined && argv.resume === undefined) throw new UsageError('name --task TASK.yaml or --suite SUITE (or --resume RUN_DIR)');
+      if (argv.variant !== undefined && argv.agent !== undefined && argv.variant !== argv.agent) throw new UsageError('--variant and --agent name the same thing: give one');
+      if (argv.resume !== undefined && argv.out !== undefined) throw new UsageError('--resume RUN_DIR is the run folder: leave --out out');
+      parseJobs(argv.j);
+      return true;
+    }) as unknown as Argv<RunArguments>;
+}
+
+function describeEvent(event: Exclude<BenchProgressEvent, { type: 'task-warning' } | { type: 'progress' }>): string {
+  switch (event.type) {
+    case 'probe':
+      return `probe ${event.model}: ${event.outcome.isAnswering ? 'ok' : `no answer, dropped (${event.outcome.message})`}`;
+    case 'run-started':
+      return `${event.isResumed ? 'resuming' : 'run'} ${event.runDir}: ${formatRunProgress(event.progress)}`;
+    case 'try-started':
+      return `${event.attempt.attemptId} try ${event.try} started`;
+    case 'try-finished': {
+      const { record } = event;
+      const outcome = record.result.passed ? 'passed' : `${record.result.failure_reason ?? 'failed'} (${record.failure_class ?? 'agent'})`;
+      return `${event.attempt.attemptId} try ${event.try} ${outcome}${event.willRetry ? ', retrying' : record.errored === true ? ', errored' : ''} · ${formatRunProgress(event.progress)}`;
+    }
+    case 'attempt-error':
+      return `${event.attempt.attemptId} try ${event.try} failed to run: ${event.error}`;
+  }
+}
+
+/** Progress: one updating line on a terminal; plain lines otherwise and with --json (logs stay line-oriented). */
+function progressWriter(isJson: boolean): { write: (event: BenchProgressEvent) => void; end: () => void } {
+  const isLive = process.stderr.isTTY === true && !isJson;
+  let hasLiveLine = false;
+  const clear = (): void => {
+    if (hasLiveLine) process.stderr.write('\r\x1b[2K');
+    hasLiveLine = false;
+  };
+  return {
+    write: (event) => {
+      if (event.type === 'task-warning') {
+        clear();
+        process.stderr.write(`warning: ${formatIssue(event.issue)}\n`);
+        return;
+      }
+      if (isLive) {
+        if (event.type === 'try-started') return;
+        if (event.type === 'progress' || event.type === 'try-finished') {
+          const line = formatRunProgress(event.progress);
+          process.stderr.write(`\r\x1b[2K${line.slice(0, Math.max(20, (process.stderr.columns ?? 120) - 1))}`);
+          hasLiveLine = true;
+          if (event.type === 'progress') return;
+          if (event.record.result.passed && !event.willRetry) return;
+        }
+        clear();
+        process.stderr.write(`${describeEvent(event as Exclude<BenchProgressEvent, { type: 'task-warning' } | { type: 'progress' }>)}\n`);
+        return;
+      }
+      if (event.type === 'progress') return;
+      process.stderr.write(`${describeEvent(event)}\n`);
+    },
+    end: clear,
+  };
+}
+
+/** Runs `ab run` / `ab bench-models` from parsed flags. */
+export async function runCommandHandler(argv: RunArguments): Promise<void> {
+  const controller = new AbortController();
+  const removeHandlers = interruptOnSignals(controller);
+  const progress = progressWriter(argv.json);
+  const variant = argv.variant ?? argv.agent;
+  const models = argv.models ?? [];
+  const runtime = runtimeArgument(argv.runtime);
+  let run;
+  try {
+    run = await runModelBenchmark({
+      models,
+      ...(argv.task !== undefined ? { task: argv.task } : argv.suite !== undefined ? { suite: argv.suite, tasksDir: argv.tasks, includeFlaky: argv['include-flaky'] } : {}),
+      ...(argv.runs === undefined ? {} : { runs: argv.runs }),
+      concurrency: parseJobs(argv.j),
+      ...(argv['max-jobs'] === undefined ? {} : { maxJobs: argv['max-jobs'] }),
+      ...(argv['per-provider'] === undefined ? {} : { perProviderConcurrency: argv['per-provider'] }),
+      ...(argv.retries === undefined ? {} : { retries: argv.retries }),
+      ...(argv['max-steps'] === undefined ? {} : { maxSteps: argv['max-steps'] }),
+      ...(argv['validate-baseline'] === undefined ? {} : { skipBaseline: !argv['validate-baseline'] }),
+      ...(variant === undefined ? {} : { variant }),
+      ...(argv.out === undefined ? {} : { outDir: argv.out }),
+      ...(argv.resume === undefined ? {} : { resume: argv.resume }),
+      probe: argv.probe,
+      ...(runtime === undefined ? {} : { createSandbox: withRuntime(createDockerSandbox, runtime) }),
+      signal: controller.signal,
+      onProgress: progress.write,
+    });
+  } finally {
+    progress.end();
+    removeHandlers();
+  }
+  const result = await summarizeModelBenchmark(run);
+  if (argv.json) process.stdout.write(await readFile(result.summaryFile, 'utf8'));
+  else process.stdout.write(formatBenchTable(result));
+  if (!run.isComplete) {
+    process.stderr.write(`run stopped before every attempt finished: continue it with ab run --resume ${run.outDir}\n`);
+    process.exitCode = controller.signal.aborted ? EXIT_CODE_INTERRUPTED : 1;
+  } else if (result.entries.every((entry) => entry.summary === null)) process.exitCode = 1;
+}
+
+export const runCommand: CommandModule<object, RunArguments> = {
+  command: 'run',
+  describe: 'Agent attempts at scale: tasks × models × runs, retries of infrastructure failures, resumable (--resume), -j auto',
+  builder: (yargs) =>
+    runOptions(yargs)
+      .example('$0 run --suite custom-dev --agent scripted --runs 3 -j auto', 'Every task of a suite three times, concurrency growing while the host keeps up')
+      .example('$0 run --suite custom-dev --models openai/gpt-4o --runs 5 --out artifacts/runs/gpt4o', 'pass@5 of one model')
+      .example('$0 run --resume artifacts/runs/gpt4o', 'Finish a run that was stopped or killed'),
+  handler: runCommandHandler,
+};

@@ -75,6 +75,7 @@ export async function runModelBenchmark(options: ModelBenchmarkOptions): Promise
   });
   const ran = run.entries.map((entry) => ({ ...entry, ...(probes.has(entry.model) ? { probe: probes.get(entry.model) as ProbeOutcome } : {}) }));
   // In the order the models were given.
+  if (models.length === 0) return { ...run, entries: ran };
   const entries = models.map((model) => ran.find((entry) => entry.model === model) ?? (dropped.find((entry) => entry.model === model) as ModelBenchmarkRunEntry));
   return { ...run, entries };
 }

@@ -1,4 +1,4 @@
-import { formatCost, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
+import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
 import type { ModelBenchmarkResult } from './summarize-model-benchmark.js';
 
 function pad(cells: string[][]): string[] {
@@ -25,7 +25,7 @@ export function formatBenchTable(result: ModelBenchmarkResult): string {
       return [
         entry.model,
         String(summary.attempts),
-        `${formatPercent(summary.passRate.rate, 0)} (${formatPercent(summary.passRate.interval.lower, 0)}–${formatPercent(summary.passRate.interval.upper, 0)})`,
+        `${formatPercent(summary.passRate.rate, 0)} (${formatPercent(summary.passRate.interval.lower, 0)}–${formatPercent(summary.passRate.interval.upper, 0)})${summary.erroredNotCounted === 0 ? '' : ` [${formatErroredNotCounted(summary, 0)}]`}`,
         ...passAt,
         formatNumber(summary.meanSteps),
         formatNumber(summary.meanTokens, 0),

@@ -55,6 +55,8 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
       passed: entry.summary?.passed ?? 0,
       pass_rate: entry.summary?.passRate.rate ?? null,
       pass_rate_interval: entry.summary === null ? null : [entry.summary.passRate.interval.lower, entry.summary.passRate.interval.upper],
+      errored_not_counted: entry.summary?.erroredNotCounted ?? 0,
+      conservative_pass_rate: entry.summary?.conservativePassRate.rate ?? null,
       pass_at_k: entry.summary?.passAtK.map((estimate) => ({ k: estimate.k, value: estimate.value })) ?? [],
       mean_steps: entry.summary?.meanSteps ?? null,
       mean_tokens: entry.summary?.meanTokens ?? null,

@@ -115,6 +115,11 @@ export interface ReportRow {
   variant: string | null;
   status: RowStatus;
   passed: boolean;
+  /**
+   * Every try of the attempt failed on infrastructure (an `ab run` record with `errored: true`):
+   * left out of the pass rate and pass@k, shown as "N errored, not counted".
+   */
+  isErroredNotCounted?: boolean;
   /** A FailureReason for attempts; `EVALUATIONS_FAILED` / `RUN_ERRORED` (or the error's FailureReason) for scenario runs. */
   failureReason: string | null;
   stopReason: string | null;

@@ -49,6 +49,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `ab run` writes every try of an attempt; only its last try counts, so the earlier ones are not rows. */
+function dropSupersededTries(rows: RowPlan[]): void {
+  const lastTry = new Map<string, number>();
+  for (const plan of rows) {
+    if (plan.kind !== 'attempt' || plan.record.attempt_id === undefined) continue;
+    const key = `${plan.record.attempt_id}\u0000${plan.record.task_id}`;
+    lastTry.set(key, Math.max(lastTry.get(key) ?? 0, plan.record.try ?? 1));
+  }
+  if (lastTry.size === 0) return;
+  const kept = rows.filter((plan) => {
+    if (plan.kind !== 'attempt' || plan.record.attempt_id === undefined) return true;
+    return (plan.record.try ?? 1) === lastTry.get(`${plan.record.attempt_id}\u0000${plan.record.task_id}`);
+  });
+  rows.splice(0, rows.length, ...kept);
+}
+
 async function planSource(dir: string, sourceId: string, problems: ReadProblem[]): Promise<SourcePlan> {
   const files = await findArtifactFiles(dir);
   const rows: RowPlan[] = [];
@@ -92,6 +108,7 @@ async function planSource(dir: string, sourceId: string, problems: ReadProblem[]
     if (!recordFolders.has(path.dirname(file))) rows.push({ kind: 'events', eventsFile: file });
   }
   for (const file of files.scenarioResults) rows.push({ kind: 'scenario', file });
+  dropSupersededTries(rows);
 
   const source: ReportSource = { id: sourceId, label: path.basename(dir), dir, run: null, matrix: null, rowCount: 0 };
   // The run.json closest to the top describes the folder as a whole.
@@ -166,8 +183,9 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     suite: record.suite,
     model: record.model?.name ?? null,
     variant: record.variant ?? null,
-    status: statusOf(record.result.passed, failureReason),
+    status: record.errored === true ? 'errored' : statusOf(record.result.passed, failureReason),
     passed: record.result.passed,
+    ...(record.errored === true ? { isErroredNotCounted: true } : {}),
     failureReason,
     stopReason: record.result.stop_reason ?? null,
     durationSec: record.duration_sec,

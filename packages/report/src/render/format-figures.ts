@@ -20,3 +20,12 @@ export function formatSeconds(value: number | null): string {
   const minutes = Math.floor(value / 60);
   return `${minutes} min ${Math.round(value - minutes * 60)} s`;
 }
+
+/**
+ * `3 errored, not counted; conservative 40.0%`: the attempts left out of the pass rate (every try
+ * failed on infrastructure) and the rate counting them as failures. Empty when none was left out.
+ */
+export function formatErroredNotCounted(group: { erroredNotCounted: number; conservativePassRate: { rate: number | null } }, digits = 1): string {
+  if (group.erroredNotCounted === 0) return '';
+  return `${group.erroredNotCounted} errored, not counted; conservative ${formatPercent(group.conservativePassRate.rate, digits)}`;
+}

@@ -11,6 +11,8 @@ function group(summary: GroupSummary): Record<string, unknown> {
     errored: summary.errored,
     pass_rate: summary.passRate.rate,
     pass_rate_interval: [summary.passRate.interval.lower, summary.passRate.interval.upper],
+    errored_not_counted: summary.erroredNotCounted,
+    conservative_pass_rate: summary.conservativePassRate.rate,
     pass_at_k: summary.passAtK.map((estimate) => ({ k: estimate.k, value: estimate.value, tasks: estimate.taskCount })),
     mean_steps: summary.meanSteps,
     mean_tokens: summary.meanTokens,

@@ -1,5 +1,6 @@
 import type { ReportModel, ReportRow } from '../model/report-model.js';
 
+import { summarizeGroup } from '../summary/summarize-report.js';
 // XML 1.0 forbids most control characters even when escaped; logs contain them (ANSI colours).
 // eslint-disable-next-line no-control-regex
 const INVALID_XML_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
@@ -60,8 +61,13 @@ export function renderJunitReport(model: ReportModel): string {
     const errors = rows.filter((row) => row.status === 'errored').length;
     const time = rows.reduce((sum, row) => sum + (row.durationSec ?? 0), 0);
     const timestamp = source.run?.createdAt ?? rows[0]?.startedAt ?? model.generatedAt;
+    const group = summarizeGroup(source.id, source.label, rows);
     const properties = [
       ['dir', source.dir],
+      // Errored attempts are <error>s and not counted in the pass rate; the conservative rate counts them as failures.
+      ['errored_not_counted', String(group.erroredNotCounted)],
+      ['pass_rate', group.passRate.rate === null ? '' : group.passRate.rate.toFixed(4)],
+      ['conservative_pass_rate', group.conservativePassRate.rate === null ? '' : group.conservativePassRate.rate.toFixed(4)],
       ...(source.run === null ? [] : [['run_id', source.run.runId], ['run_kind', source.run.kind], ['run_status', source.run.status]]),
     ]
       .map(([name, value]) => `      <property name="${escapeXml(name as string)}" value="${escapeXml(value as string)}"/>`)

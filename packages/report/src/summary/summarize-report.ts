@@ -9,8 +9,12 @@ export interface GroupSummary {
   passed: number;
   failed: number;
   errored: number;
-  /** Pass rate with its 95% Wilson interval. */
+  /** Attempts whose every try failed on infrastructure: left out of `passRate` and `passAtK` ("N errored, not counted"). */
+  erroredNotCounted: number;
+  /** Pass rate with its 95% Wilson interval, over the counted attempts. */
   passRate: PassRate;
+  /** The conservative rate: every attempt, the uncounted errored ones as failures. */
+  conservativePassRate: PassRate;
   /** pass@k over the repeats of each task (k = 1 and the fewest repeats of any task). */
   passAtK: KEstimate[];
   /** Means over the rows that report the figure; null when none does. */
@@ -52,6 +56,7 @@ function toAttemptLike(row: ReportRow): AttemptLike {
     result: { passed: row.passed, failure_reason: reason },
     metrics: { steps: row.steps, input_tokens: row.inputTokens, output_tokens: row.outputTokens, cost_usd: row.costUsd },
     duration_sec: row.durationSec,
+    errored: row.isErroredNotCounted === true,
   };
 }
 
@@ -72,7 +77,9 @@ export function summarizeGroup(key: string, label: string, rows: readonly Report
     passed: rows.filter((row) => row.status === 'passed').length,
     failed: rows.filter((row) => row.status === 'failed').length,
     errored: rows.filter((row) => row.status === 'errored').length,
+    erroredNotCounted: summary.errored,
     passRate: summary.passRate,
+    conservativePassRate: summary.conservativePassRate,
     passAtK: summary.passAtK,
     meanSteps: summary.steps.mean,
     meanTokens: summary.tokens.total.mean,

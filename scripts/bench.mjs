@@ -15,6 +15,7 @@ const benches = [
   'packages/tools/bench/tools.bench.mjs',
   'packages/harness/bench/harness.bench.mjs',
   'packages/harness/bench/snapshots.bench.mjs',
+  'packages/harness/bench/run-scale.bench.mjs',
   'packages/scenario-runner/bench/scenario.bench.mjs',
   'apps/cli/bench/bad-inputs.bench.mjs',
 ];

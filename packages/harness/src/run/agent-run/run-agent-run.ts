@@ -28,6 +28,7 @@ import { DEFAULT_SKIP_LABELS } from '../../suite/validate-suite.js';
 import { appendAttemptRecord, dropTornLine, readAttemptRecords } from '../attempts-file.js';
 import { RUN_DIRECTORY_MODE } from '../run-directory.js';
 import { attemptTryState, isInfraFailure, markErrored, retryDelayMs, triesByAttempt } from './attempt-tries.js';
+import { removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
 import { acquireRunLock } from './run-lock.js';
 import { assertSamePlan } from './run-plan-check.js';
 import { RunProgressCounter, type AgentRunProgress } from './run-progress.js';
@@ -281,6 +282,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   await mkdir(runDir, { recursive: true, mode: RUN_DIRECTORY_MODE });
   const lock = await acquireRunLock(runDir);
   try {
+    // A run killed with kill -9 left its sandboxes running: they go before its attempts run again.
+    if (lock.takenOverFrom !== undefined && options.engineFor === undefined && options.runAttempt === undefined) await removeOrphanedSandboxes(lock.takenOverFrom);
     const attemptsFile = path.join(runDir, ATTEMPTS_FILE);
     const content = await readAttemptRecords(attemptsFile);
     await dropTornLine(attemptsFile, content);

@@ -7,6 +7,8 @@ export const RUN_LOCK_FILE = 'run.lock';
 
 export interface RunLock {
   file: string;
+  /** The pid of a dead process whose lock was taken over (a run killed with `kill -9`). */
+  takenOverFrom?: number;
   release(): Promise<void>;
 }
 
@@ -27,13 +29,14 @@ function isAlive(pid: number): boolean {
  */
 export async function acquireRunLock(runDir: string, pid: number = process.pid): Promise<RunLock> {
   const file = path.join(runDir, RUN_LOCK_FILE);
+  let takenOverFrom: number | undefined;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
       const handle = await open(file, 'wx');
       await handle.writeFile(`${pid}\n`);
       await handle.sync();
       await handle.close();
-      return { file, release: () => rm(file, { force: true }) };
+      return { file, release: () => rm(file, { force: true }), ...(takenOverFrom === undefined ? {} : { takenOverFrom }) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new RunDirectoryError(file, `cannot create the run lock: ${(error as Error).message}`, { cause: error });
     }
@@ -43,6 +46,7 @@ export async function acquireRunLock(runDir: string, pid: number = process.pid):
       throw new RunDirectoryError(file, `the run is in use by process ${holder} (still running); wait for it or stop it, then resume`);
     }
     // A dead holder (or an unreadable lock): take it over.
+    if (Number.isInteger(holder) && holder > 0 && holder !== pid) takenOverFrom = holder;
     await rm(file, { force: true });
   }
   throw new RunDirectoryError(file, 'cannot take the run lock: another process keeps taking it');

@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// Benchmark of `ab run` at scale on a generated suite of 100 tasks (copies of the custom-dev toy
+// task toy_fail_pytest, distinct ids, the scripted agent, real Docker):
+//   1. attempts per minute at -j 1, -j 4 and -j auto. A real attempt takes ~30 s on the 2-core
+//      machine this is developed on, so 100 attempts × 3 settings would take hours: the real
+//      attempts run over the first RUN_SCALE_TASKS tasks of the suite (default 4; set 100 for the
+//      whole suite). -j auto runs through the CLI (apps/cli/dist/bin.js), which also gives
+//   2. the CLI's peak RSS (VmHWM polled from /proc/PID/status; target < 300 MB), beside the peak RSS of
+//      `ab --version` (same run's baseline: the CLI doing nothing);
+//   3. the scheduler's own overhead per attempt: runScheduled over 100 no-op items against a plain
+//      loop over them (target < 5 ms per item), and a whole runAgentRun over the 100-task suite
+//      with a no-op attempt (plan, run.json, attempts.jsonl appended and fsynced per try).
+// Reports, always exits 0 (timings vary by machine). Leaves no container behind.
+//
+//   node packages/harness/bench/run-scale.bench.mjs
+//
+// Imports the built packages: `pnpm --filter @agentbench/harness build` and `pnpm --filter @agentbench/cli build` first.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listManagedContainers } from '@agentbench/sandbox';
+import { runScheduled } from '@agentbench/scheduler';
+import { runAgentRun } from '../dist/index.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repositoryRoot = path.resolve(here, '../../..');
+const cliBin = path.join(repositoryRoot, 'apps/cli/dist/bin.js');
+const SUITE_SIZE = 100;
+const realTasks = Math.min(SUITE_SIZE, Number(process.env.RUN_SCALE_TASKS ?? 4));
+const targets = { schedulerMsPerItem: 5, peakRssMb: 300 };
+
+function row(cells, widths) {
+  return cells.map((cell, index) => String(cell).padEnd(widths[index])).join('  ').trimEnd();
+}
+
+/** A suite of `count` copies of toy_fail_pytest under `<tasksDir>/<suite>/`. */
+function generateSuite(tasksDir, suite, count) {
+  const text = readFileSync(path.join(repositoryRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml'), 'utf8');
+  const repository = path.join(repositoryRoot, 'fixtures/repos/toy_repo.git');
+  for (let index = 0; index < count; index += 1) {
+    const id = `scale_${String(index).padStart(3, '0')}`;
+    mkdirSync(path.join(tasksDir, suite, id), { recursive: true });
+    writeFileSync(
+      path.join(tasksDir, suite, id, 'task.yaml'),
+      text.replace('id: toy_fail_pytest', `id: ${id}`).replace('suite: custom-dev', `suite: ${suite}`).replace('url: ../../../fixtures/repos/toy_repo.git', `url: ${repository}`),
+    );
+  }
+}
+
+/** Runs the CLI and polls its peak RSS (VmHWM, kB). */
+function runCliMeasured(args) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [cliBin, ...args], { cwd: repositoryRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+    let peakKb = 0;
+    const poll = () => {
+      try {
+        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (match) peakKb = Math.max(peakKb, Number(match[1]));
+      } catch {
+        // Exited between polls.
+      }
+    };
+    const timer = setInterval(poll, 50);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      resolve({ code, seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024 });
+    });
+    poll();
+  });
+}
+
+async function realAttempts(concurrency, tasksDir, suite, root) {
+  const suiteTasks = Array.from({ length: realTasks }, (_, index) => path.join(tasksDir, suite, `scale_${String(index).padStart(3, '0')}`, 'task.yaml'));
+  const { loadTask } = await import('@agentbench/schemas');
+  const tasks = await Promise.all(suiteTasks.map((file) => loadTask(file)));
+  const started = performance.now();
+  const run = await runAgentRun({ tasks, variant: 'scripted', concurrency, outDir: path.join(root, `j${concurrency}`), mirrors: [] });
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, done: run.progress.done, passed: run.progress.passed, perMinute: (run.progress.done / seconds) * 60 };
+}
+
+async function schedulerOverhead() {
+  const items = Array.from({ length: SUITE_SIZE }, (_, index) => index);
+  const work = async (item) => item * 2;
+  // Warm both paths once.
+  await runScheduled(items, { concurrency: 4 }, work);
+  let loopMs = Number.POSITIVE_INFINITY;
+  let scheduledMs = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 5; round += 1) {
+    let started = performance.now();
+    for (const item of items) await work(item);
+    loopMs = Math.min(loopMs, performance.now() - started);
+    started = performance.now();
+    await runScheduled(items, { concurrency: 4 }, work);
+    scheduledMs = Math.min(scheduledMs, performance.now() - started);
+  }
+  return { loopMsPerItem: loopMs / SUITE_SIZE, scheduledMsPerItem: scheduledMs / SUITE_SIZE };
+}
+
+async function noOpRun(tasksDir, suite, root) {
+  const started = performance.now();
+  const run = await runAgentRun({
+    suite,
+    tasksDir,
+    variant: 'scripted',
+    concurrency: 4,
+    outDir: path.join(root, 'noop'),
+    runAttempt: async (input) => {
+      const now = new Date().toISOString();
+      return {
+        schema_version: '0.1.0',
+        run_id: `${input.attempt.attemptId}#${input.try}`,
+        task_id: input.attempt.task.task.id,
+        suite,
+        timestamp_start: now,
+        timestamp_end: now,
+        duration_sec: 0,
+        baseline_validation: { attempted: false, failed_as_expected: false },
+        result: { passed: true, exit_code: 0, failure_reason: null },
+        artifact_paths: {},
+        limits: { timeout_sec: 60 },
+      };
+    },
+  });
+  const ms = performance.now() - started;
+  return { attempts: run.progress.done, msPerAttempt: ms / Math.max(1, run.progress.done) };
+}
+
+const root = mkdtempSync(path.join(tmpdir(), 'ab-run-scale-'));
+try {
+  execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
+  const tasksDir = path.join(root, 'tasks');
+  const suite = 'scale-suite';
+  generateSuite(tasksDir, suite, SUITE_SIZE);
+  console.log(`generated suite: ${SUITE_SIZE} tasks (copies of toy_fail_pytest); real attempts over the first ${realTasks} (RUN_SCALE_TASKS)`);
+
+  const overhead = await schedulerOverhead();
+  const noop = await noOpRun(tasksDir, suite, root);
+  const j1 = await realAttempts(1, tasksDir, suite, root);
+  const j4 = await realAttempts(4, tasksDir, suite, root);
+  // -j auto through the CLI over the same subset: a suite folder of just those tasks.
+  const subsetDir = path.join(root, 'subset-tasks');
+  generateSuite(subsetDir, suite, realTasks);
+  const auto = await runCliMeasured(['run', '--suite', suite, '--tasks', subsetDir, '--agent', 'scripted', '-j', 'auto', '--out', path.join(root, 'auto'), '--json']);
+  const autoRun = JSON.parse(readFileSync(path.join(root, 'auto', 'run.json'), 'utf8'));
+  const idle = await runCliMeasured(['--version']);
+
+  const widths = [46, 16, 18, 8];
+  console.log(row(['figure', 'value', 'baseline (same run)', 'target'], widths));
+  console.log(row([`attempts/min, -j 1 (${j1.done} attempts, ${j1.passed} passed)`, j1.perMinute.toFixed(2), '-', '-'], widths));
+  console.log(row([`attempts/min, -j 4 (${j4.done} attempts)`, j4.perMinute.toFixed(2), `-j 1: ${j1.perMinute.toFixed(2)}`, '-'], widths));
+  const autoDone = autoRun.counts?.total - (autoRun.counts?.skipped ?? 0);
+  console.log(row([`attempts/min, -j auto via CLI (${autoDone} attempts)`, ((autoDone / auto.seconds) * 60).toFixed(2), `-j 1: ${j1.perMinute.toFixed(2)}`, '-'], widths));
+  console.log(row(['scheduler ms per item (100 no-op items)', overhead.scheduledMsPerItem.toFixed(4), `loop: ${overhead.loopMsPerItem.toFixed(4)}`, `< ${targets.schedulerMsPerItem} ${overhead.scheduledMsPerItem - overhead.loopMsPerItem < targets.schedulerMsPerItem ? 'PASS' : 'FAIL'}`], widths));
+  console.log(row([`runAgentRun ms per no-op attempt (${noop.attempts})`, noop.msPerAttempt.toFixed(2), '-', `< ${targets.schedulerMsPerItem} ${noop.msPerAttempt < targets.schedulerMsPerItem ? 'PASS' : 'FAIL'}`], widths));
+  console.log(row(['CLI peak RSS MB (-j auto run)', auto.peakMb.toFixed(1), `ab --version: ${idle.peakMb.toFixed(1)}`, `< ${targets.peakRssMb} ${auto.peakMb < targets.peakRssMb ? 'PASS' : 'FAIL'}`], widths));
+} finally {
+  rmSync(root, { recursive: true, force: true });
+  const left = (await listManagedContainers()).filter((container) => container.creatorPid === process.pid);
+  if (left.length > 0) console.log(`containers left behind: ${left.map((container) => container.name).join(', ')}`);
+}

@@ -75,9 +75,12 @@ describe.skipIf(skip !== undefined)('ab run: kill -9, then --resume', () => {
     const finals = new Map<string, Line>();
     for (const line of lines) finals.set(line.attempt_id as string, line);
     expect([...finals.keys()].sort()).toEqual(['resume_a', 'resume_b', 'resume_c'].flatMap((task) => [1, 2].map((repeat) => `scripted/${task}/r${repeat}`)).sort());
-    expect([...finals.values()].every((line) => line.result.passed)).toBe(true);
-    const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { status: string; counts: { total: number; passed: number } };
-    expect(runJson).toMatchObject({ status: 'completed', counts: { total: 6, passed: 6 } });
+    // Every attempt ended on a verdict (the scripted fix passes unless the host is too loaded for the task's time limits).
+    const unfinished = [...finals.entries()].filter(([, line]) => line.result.failure_reason === 'INTERRUPTED' || line.errored === true);
+    expect(unfinished).toEqual([]);
+    console.log(`final outcomes: ${[...finals.entries()].map(([id, line]) => `${id}#${line.try}=${line.result.passed ? 'passed' : line.result.failure_reason}`).join(', ')}`);
+    const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { status: string; counts: { total: number; skipped: number } };
+    expect(runJson).toMatchObject({ status: 'completed', counts: { total: 6, skipped: 0 } });
 
     const left = (await listManagedContainers()).filter((container) => container.creatorPid === first.pid || container.creatorPid === second.pid);
     expect(left).toEqual([]);

@@ -132,4 +132,49 @@ describe('a matrix that is stopped', () => {
       await rm(folder, { recursive: true, force: true });
     }
   });
+
+  it('resumes a stopped matrix: the journalled runs are kept, the others run with their planned seeds, another plan is refused', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'scenario-matrix-resume-'));
+    const server = await startScenarioLlm({ agent: (body) => `Hello! You asked: ${userMessages(body).at(-1)}` });
+    const controller = new AbortController();
+    try {
+      await runMatrix(path.join(SCENARIOS, 'greeting.matrix.yaml'), {
+        llm: llmSettings(server),
+        outDir: folder,
+        parallel: 1,
+        seed: 99,
+        signal: controller.signal,
+        onProgress: (event) => {
+          if (event.type === 'run-finished') controller.abort();
+        },
+      });
+      const journal = (await readFile(path.join(folder, 'runs.jsonl'), 'utf8')).split('\n').filter((line) => line !== '');
+      expect(journal).toHaveLength(1);
+      const kept = JSON.parse(journal[0] as string) as { run_id: string; combination: string; repeat: number };
+      // A kill -9 during a write leaves a torn line: the resume cuts it off.
+      await writeFile(path.join(folder, 'runs.jsonl'), `${journal[0]}\n{"combination":"comb`);
+
+      await expect(runMatrix(path.join(SCENARIOS, 'greeting.matrix.yaml'), { llm: llmSettings(server), resumeDir: folder, filter: 'goodbye' })).rejects.toThrow(/another plan \(filter: the run has null, this command asks for "goodbye"\)/);
+      const started: string[] = [];
+      const resumed = await runMatrix(path.join(SCENARIOS, 'greeting.matrix.yaml'), {
+        llm: llmSettings(server),
+        resumeDir: folder,
+        parallel: 2,
+        onProgress: (event) => {
+          if (event.type === 'run-started') started.push(`${event.combination.id}#${event.repeat}`);
+        },
+      });
+      expect(started).toHaveLength(7);
+      expect(started).not.toContain(`${kept.combination}#${kept.repeat}`);
+      expect(resumed.runs).toHaveLength(8);
+      expect(resumed.runs.find((run) => run.combination === kept.combination && run.repeat === kept.repeat)?.run_id).toBe(kept.run_id);
+      expect(resumed.seed).toBe(99);
+      expect(resumed.runs.every((run) => run.error === undefined)).toBe(true);
+      const lines = (await readFile(path.join(folder, 'runs.jsonl'), 'utf8')).split('\n').filter((line) => line !== '');
+      expect(lines.map((line) => JSON.parse(line) as { combination: string; repeat: number }).map((run) => `${run.combination}#${run.repeat}`).sort()).toHaveLength(8);
+    } finally {
+      await server.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
 });

@@ -36,6 +36,7 @@ interface MatrixArguments extends SharedArguments {
   config: string;
   parallel: number;
   filter?: string;
+  resume?: string;
 }
 
 function sharedOptions<T>(yargs: Argv<T>) {
@@ -152,6 +153,7 @@ const matrixCommand: CommandModule<object, MatrixArguments> = {
       .positional('config', { type: 'string', demandOption: true, describe: 'The .matrix.yaml file' })
       .option('parallel', { type: 'number', default: 1, describe: 'Runs at once' })
       .option('filter', { type: 'string', describe: 'Only combinations whose "parameter=value" label contains this (or matches /regex/)' })
+      .option('resume', { type: 'string', describe: 'Continue the matrix run in this folder (after a stop or kill -9): finished runs are kept, the rest run with their planned seeds' })
       .example('$0 scenario matrix fixtures/scenarios/greeting.matrix.yaml --parallel 4', 'Run every combination, four at a time')
       .example('$0 scenario matrix m.matrix.yaml --dry-run --filter GitHub', 'List the matching combinations and the plan') as unknown as Argv<MatrixArguments>,
   handler: async (argv) => {
@@ -176,6 +178,7 @@ const matrixCommand: CommandModule<object, MatrixArguments> = {
         env,
         ...(argv['env-file'] === undefined ? {} : { envFile: argv['env-file'] }),
         ...(argv.out === undefined ? {} : { outDir: argv.out }),
+        ...(argv.resume === undefined ? {} : { resumeDir: argv.resume }),
         ...(argv.seed === undefined ? {} : { seed: argv.seed }),
         onProgress: (event) => printMatrixProgress(event, argv.verbose),
       }),

@@ -13,6 +13,7 @@ import { slugForPath } from '../run/result-files.js';
 import { runScenario, type RunScenarioOptions, type ScenarioRunEvent } from '../run/run-scenario.js';
 import type { ScenarioRunStatus } from '../run/scenario-result.js';
 import type { MatrixCombination } from './expand-matrix.js';
+import { appendMatrixRun, assertSameMatrixPlan, matrixRunKey, readMatrixJournal, readMatrixPlan, writeMatrixPlan, type MatrixPlanFile } from './matrix-journal.js';
 
 export interface MatrixRunRecord {
   combination: string;
@@ -75,6 +76,11 @@ export interface RunMatrixOptions extends Omit<RunScenarioOptions, 'outDir' | 'm
   filter?: string;
   /** Default `<artifactsDir>/matrix/<timestamp>__<name>/`. */
   outDir?: string;
+  /**
+   * A matrix run folder to continue (after a stop or `kill -9`): the runs in its `runs.jsonl` are
+   * kept, the others run with their planned seeds. Another matrix, filter, seed or repeat count is refused.
+   */
+  resumeDir?: string;
   onProgress?: (event: MatrixProgressEvent) => void;
 }
 
@@ -173,14 +179,29 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
   const scenarios = check.scenarios;
 
   const startedAt = new Date();
-  const seed = options.seed === undefined ? randomSeed() : checkSeed(options.seed, '--seed');
+  const recordedPlan = options.resumeDir === undefined ? undefined : await readMatrixPlan(path.resolve(options.resumeDir));
+  const seed = options.seed === undefined ? (recordedPlan?.seed ?? randomSeed()) : checkSeed(options.seed, '--seed');
   const seeds = createSeededRandom(seed);
-  const outputDir = path.resolve(options.outDir ?? path.join(options.artifactsDir ?? 'artifacts', 'matrix', `${timestampForPath(startedAt)}__${slugForPath(matrix.name)}`));
+  const outputDir = path.resolve(options.resumeDir ?? options.outDir ?? path.join(options.artifactsDir ?? 'artifacts', 'matrix', `${timestampForPath(startedAt)}__${slugForPath(matrix.name)}`));
   const jobs = combinations.flatMap((combination) => Array.from({ length: k }, (_, index) => ({ combination, repeat: index + 1, seed: seeds.nextSeed(), runId: ulid() })));
-  const records: MatrixRunRecord[] = [];
+  const matrixPlan: MatrixPlanFile = {
+    version: 1,
+    matrix_file: path.resolve(loaded.file),
+    filter: options.filter ?? null,
+    seed,
+    runs_per_combination: k,
+    combinations: combinations.map((combination) => combination.id),
+  };
+  if (recordedPlan !== undefined) assertSameMatrixPlan(outputDir, recordedPlan, matrixPlan);
+  else await writeMatrixPlan(outputDir, matrixPlan);
+  const finished = recordedPlan === undefined ? new Map<string, MatrixRunRecord>() : await readMatrixJournal(outputDir);
+  const records: MatrixRunRecord[] = jobs.flatMap((job) => {
+    const kept = finished.get(matrixRunKey({ combination: job.combination.id, repeat: job.repeat }));
+    return kept === undefined ? [] : [kept];
+  });
   options.onProgress?.({ type: 'matrix-started', total: jobs.length, combinations: combinations.length, outputDir });
-  let done = 0;
-  const { parallel: _parallel, filter: _filter, isDryRun: _isDryRun, outDir: _outDir, onProgress: _onProgress, ...runOptions } = options;
+  let done = records.length;
+  const { parallel: _parallel, filter: _filter, isDryRun: _isDryRun, outDir: _outDir, resumeDir: _resumeDir, onProgress: _onProgress, ...runOptions } = options;
   // Docker environments of the next runs join network holders started while the current ones run.
   const usesDocker = [...scenarios.values()].some((scenario) => scenario.environment.type === 'docker');
   const ownHolders = options.networkHolders === undefined && usesDocker ? new NetworkHolderPool({ labels: { taskId: 'network-holder' } }) : undefined;
@@ -203,7 +224,9 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
     passed: false,
     duration_ms: 0,
   });
-  const scheduled = await runScheduled(jobs, { concurrency: parallel, stopOnFailure: true, ...(options.signal === undefined ? {} : { signal: options.signal }) }, async (job, { signal, index }) => {
+  const isFinished = (job: (typeof jobs)[number]): boolean => finished.has(matrixRunKey({ combination: job.combination.id, repeat: job.repeat }));
+  const scheduleOptions = { concurrency: parallel, stopOnFailure: true, shouldRun: (job: (typeof jobs)[number]) => !isFinished(job), ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  const scheduled = await runScheduled(jobs, scheduleOptions, async (job, { signal, index }) => {
     options.onProgress?.({ type: 'run-started', index, total: jobs.length, combination: job.combination, repeat: job.repeat });
     const started = Date.now();
     const record = recordOf(job);
@@ -230,6 +253,8 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
     }
     record.duration_ms = Date.now() - started;
     records.push(record);
+    // A run cut short by the stop is not journalled: a resume runs it again.
+    if (!signal.aborted) await appendMatrixRun(outputDir, record);
     done += 1;
     options.onProgress?.({ type: 'run-finished', done, total: jobs.length, record });
   }).finally(async () => {

@@ -89,6 +89,7 @@ describe.skipIf(skip !== undefined)('ab bench-models against the fake server in 
       ['fake/wanderer', 1, 0, false],
       ['fake/missing', 0, null, true],
     ]);
-    expect((await readdir(out)).sort()).toEqual(['bench-summary.json', 'fake__fixer', 'fake__wanderer']);
+    // The run folder of `ab run`: its plan and every try beside the per-model folders.
+    expect((await readdir(out)).sort()).toEqual(['attempts.jsonl', 'bench-summary.json', 'fake__fixer', 'fake__wanderer', 'run.json']);
   }, 600_000);
 });

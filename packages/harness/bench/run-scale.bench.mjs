@@ -156,7 +156,8 @@ try {
   const autoDone = autoRun.counts?.total - (autoRun.counts?.skipped ?? 0);
   console.log(row([`attempts/min, -j auto via CLI (${autoDone} attempts)`, ((autoDone / auto.seconds) * 60).toFixed(2), `-j 1: ${j1.perMinute.toFixed(2)}`, '-'], widths));
   console.log(row(['scheduler ms per item (100 no-op items)', overhead.scheduledMsPerItem.toFixed(4), `loop: ${overhead.loopMsPerItem.toFixed(4)}`, `< ${targets.schedulerMsPerItem} ${overhead.scheduledMsPerItem - overhead.loopMsPerItem < targets.schedulerMsPerItem ? 'PASS' : 'FAIL'}`], widths));
-  console.log(row([`runAgentRun ms per no-op attempt (${noop.attempts})`, noop.msPerAttempt.toFixed(2), '-', `< ${targets.schedulerMsPerItem} ${noop.msPerAttempt < targets.schedulerMsPerItem ? 'PASS' : 'FAIL'}`], widths));
+  // Not the scheduler's figure: the whole run's bookkeeping per attempt (try folder, one fsynced append), beside a real attempt's tens of seconds.
+  console.log(row([`runAgentRun ms per no-op attempt (${noop.attempts})`, noop.msPerAttempt.toFixed(2), `real attempt at -j 1: ${(60_000 / j1.perMinute).toFixed(0)}`, '-'], widths));
   console.log(row(['CLI peak RSS MB (-j auto run)', auto.peakMb.toFixed(1), `ab --version: ${idle.peakMb.toFixed(1)}`, `< ${targets.peakRssMb} ${auto.peakMb < targets.peakRssMb ? 'PASS' : 'FAIL'}`], widths));
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -2,7 +2,11 @@ import { mkdir, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { appendJsonLine, writeJsonAtomic } from '@agentbench/schemas/internal';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
-import type { MatrixRunRecord } from './run-matrix.js';
+/** What the journal needs of a matrix run's record. */
+export interface JournalledRun {
+  combination: string;
+  repeat: number;
+}
 
 /** One line per finished run, flushed as it finishes: what a resume keeps. */
 export const MATRIX_JOURNAL_FILE = 'runs.jsonl';
@@ -47,12 +51,12 @@ export function assertSameMatrixPlan(outputDir: string, recorded: MatrixPlanFile
 }
 
 /** Appends a finished run and syncs it to disk before returning. */
-export async function appendMatrixRun(outputDir: string, record: MatrixRunRecord): Promise<void> {
+export async function appendMatrixRun(outputDir: string, record: JournalledRun): Promise<void> {
   await appendJsonLine(path.join(outputDir, MATRIX_JOURNAL_FILE), record);
 }
 
 /** The finished runs of the journal, the last per key; a torn last line (a kill mid-write) is cut off. */
-export async function readMatrixJournal(outputDir: string): Promise<Map<string, MatrixRunRecord>> {
+export async function readMatrixJournal<Run extends JournalledRun>(outputDir: string): Promise<Map<string, Run>> {
   const file = path.join(outputDir, MATRIX_JOURNAL_FILE);
   let text: string;
   try {
@@ -62,11 +66,11 @@ export async function readMatrixJournal(outputDir: string): Promise<Map<string, 
   }
   const complete = text.slice(0, text.lastIndexOf('\n') + 1);
   if (complete.length < text.length) await truncate(file, Buffer.byteLength(complete));
-  const finished = new Map<string, MatrixRunRecord>();
+  const finished = new Map<string, Run>();
   complete.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     try {
-      const record = JSON.parse(line) as MatrixRunRecord;
+      const record = JSON.parse(line) as Run;
       finished.set(matrixRunKey(record), record);
     } catch {
       throw new ScenarioRunnerError('configuration', `--resume: ${file} line ${index + 1} is not valid JSON; fix or remove that line to resume`);

@@ -194,7 +194,7 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
   };
   if (recordedPlan !== undefined) assertSameMatrixPlan(outputDir, recordedPlan, matrixPlan);
   else await writeMatrixPlan(outputDir, matrixPlan);
-  const finished = recordedPlan === undefined ? new Map<string, MatrixRunRecord>() : await readMatrixJournal(outputDir);
+  const finished = recordedPlan === undefined ? new Map<string, MatrixRunRecord>() : await readMatrixJournal<MatrixRunRecord>(outputDir);
   const records: MatrixRunRecord[] = jobs.flatMap((job) => {
     const kept = finished.get(matrixRunKey({ combination: job.combination.id, repeat: job.repeat }));
     return kept === undefined ? [] : [kept];

@@ -70,12 +70,22 @@ async function planSource(dir: string, sourceId: string, problems: ReadProblem[]
   const rows: RowPlan[] = [];
   const seen = new Set<string>();
   const recordFolders = new Set<string>();
+  // Asked once per folder: an attempts.jsonl of 10,000 records shares one folder.
+  const hasEventsByFolder = new Map<string, Promise<boolean>>();
+  const hasEventsIn = (folder: string): Promise<boolean> => {
+    let answer = hasEventsByFolder.get(folder);
+    if (answer === undefined) {
+      answer = isFile(path.join(folder, 'events.jsonl'));
+      hasEventsByFolder.set(folder, answer);
+    }
+    return answer;
+  };
   const addRecord = async (record: AttemptRecord, file: string): Promise<void> => {
     const key = attemptKey(record);
     if (seen.has(key)) return;
     seen.add(key);
     const folder = path.dirname(file);
-    const hasEvents = await isFile(path.join(folder, 'events.jsonl'));
+    const hasEvents = await hasEventsIn(folder);
     const plan: RowPlan = { kind: 'attempt', record, base: folder, file };
     if (hasEvents || path.basename(file) === 'attempt.json') {
       plan.runFolder = folder;

@@ -1,7 +1,8 @@
 /**
  * The report page's script: plain browser JavaScript (no framework, no network). It reads the
- * data embedded in `#report-data`, fills the attempts table, sorts and filters it, and renders
- * an attempt's detail when its row is clicked. Data is only ever inserted as text, never as HTML.
+ * data embedded in `#report-data`, sorts and filters every row, puts one page of them in the
+ * attempts table (the rest stay data until paged to), and renders an attempt's detail when its
+ * row is clicked. Data is only ever inserted as text, never as HTML.
  * Written without template literals so it can live in this TypeScript string.
  */
 export const REPORT_SCRIPT = `
@@ -9,9 +10,18 @@ export const REPORT_SCRIPT = `
   'use strict';
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var rows = data.rows;
+  // The blob leaves out null fields and empty lists to stay small (see compactRows); put them back.
+  var DETAIL_LISTS = ['timeline', 'diffs', 'conversation', 'evaluations', 'logs', 'errors', 'notes'];
+  rows.forEach(function (row) {
+    if (!row.detail) row.detail = {};
+    DETAIL_LISTS.forEach(function (name) { if (!row.detail[name]) row.detail[name] = []; });
+    row.detail.timeline.forEach(function (entry) { if (!entry.links) entry.links = []; });
+  });
+  var PAGE_SIZES = [50, 100, 250, 1000];
   var sourceLabels = {};
   data.sources.forEach(function (source) { sourceLabels[source.id] = source.label; });
-  var state = { sortKey: 'startedAt', sortDirection: 1, expanded: {} };
+  // Only one page of rows is in the DOM at a time: a report of 10,000 attempts stays responsive.
+  var state = { sortKey: 'startedAt', sortDirection: 1, expanded: {}, page: 0, pageSize: 100 };
   var body = document.getElementById('attempts-body');
   var filters = {
     text: document.getElementById('filter-text'),
@@ -53,7 +63,7 @@ export const REPORT_SCRIPT = `
   }
   function cost(value) { return value === null || value === undefined ? '–' : '$' + value.toFixed(value < 0.01 && value > 0 ? 4 : 2); }
   function tokens(row) {
-    if (row.inputTokens === null && row.outputTokens === null) return null;
+    if (row.inputTokens == null && row.outputTokens == null) return null;
     return (row.inputTokens || 0) + (row.outputTokens || 0);
   }
 
@@ -210,10 +220,28 @@ export const REPORT_SCRIPT = `
     return element('div', { className: 'detail', 'data-testid': 'attempt-detail' }, parts);
   }
 
+  var pager = {
+    previous: document.getElementById('page-previous'),
+    next: document.getElementById('page-next'),
+    label: document.getElementById('page-label'),
+    size: document.getElementById('page-size')
+  };
+  fillSelect(pager.size, PAGE_SIZES.map(String));
+  pager.size.value = String(state.pageSize);
+
+  function countText(first, last, matching) {
+    if (matching <= state.pageSize) return 'Showing ' + matching + ' of ' + rows.length;
+    return 'Showing ' + first + '–' + last + ' of ' + matching + (matching < rows.length ? ' matching (' + rows.length + ' in all)' : '');
+  }
+
   function render() {
     var visible = rows.filter(matches).sort(compare);
+    var pageCount = Math.max(1, Math.ceil(visible.length / state.pageSize));
+    if (state.page >= pageCount) state.page = pageCount - 1;
+    var start = state.page * state.pageSize;
+    var pageRows = visible.slice(start, start + state.pageSize);
     body.textContent = '';
-    visible.forEach(function (row) {
+    pageRows.forEach(function (row) {
       var cells = columns.map(function (column) {
         var value = column.value(row);
         var text = column.format ? column.format(value) : value === null || value === undefined ? '' : String(value);
@@ -228,7 +256,10 @@ export const REPORT_SCRIPT = `
       body.appendChild(tr);
       if (state.expanded[row.id]) body.appendChild(element('tr', { className: 'detail-row' }, [element('td', { colspan: String(columns.length), className: 'detail-cell' }, [detailView(row)])]));
     });
-    document.getElementById('attempts-count').textContent = 'Showing ' + visible.length + ' of ' + rows.length;
+    document.getElementById('attempts-count').textContent = countText(start + 1, start + pageRows.length, visible.length);
+    pager.label.textContent = 'Page ' + (state.page + 1) + ' of ' + pageCount;
+    pager.previous.disabled = state.page === 0;
+    pager.next.disabled = state.page >= pageCount - 1;
     document.querySelectorAll('#attempts-table th[data-sort]').forEach(function (header) {
       header.setAttribute('aria-sort', header.getAttribute('data-sort') === state.sortKey ? (state.sortDirection === 1 ? 'ascending' : 'descending') : 'none');
     });
@@ -239,10 +270,15 @@ export const REPORT_SCRIPT = `
       var key = header.getAttribute('data-sort');
       if (state.sortKey === key) state.sortDirection = -state.sortDirection;
       else { state.sortKey = key; state.sortDirection = 1; }
+      state.page = 0;
       render();
     });
   });
-  Object.keys(filters).forEach(function (name) { filters[name].addEventListener('input', render); filters[name].addEventListener('change', render); });
+  function fromFirstPage() { state.page = 0; render(); }
+  Object.keys(filters).forEach(function (name) { filters[name].addEventListener('input', fromFirstPage); filters[name].addEventListener('change', fromFirstPage); });
+  pager.previous.addEventListener('click', function () { if (state.page > 0) { state.page -= 1; render(); } });
+  pager.next.addEventListener('click', function () { state.page += 1; render(); });
+  pager.size.addEventListener('change', function () { state.pageSize = Number(pager.size.value) || 100; fromFirstPage(); });
   render();
 })();
 `;

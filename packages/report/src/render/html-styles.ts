@@ -40,6 +40,9 @@ tr.attempt-row.expanded { background: #eef4ff; }
 .filters label { color: var(--muted); font-size: 12px; display: flex; flex-direction: column; gap: 2px; }
 .filters input, .filters select { font: inherit; padding: 3px 6px; }
 .count { color: var(--muted); margin-left: auto; }
+.pager { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin-top: 10px; }
+.pager button { font: inherit; padding: 3px 10px; }
+.pager label { color: var(--muted); font-size: 12px; display: flex; gap: 6px; align-items: center; margin-left: auto; }
 .detail-cell { background: #fbfcfd; padding: 12px 16px; }
 .detail h3 { font-size: 14px; margin: 14px 0 6px; }
 .detail .message { margin: 0 0 8px; }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSyntheticRun } from '../../bench/write-synthetic-run.mjs';
 import { attemptRecord } from '../../test/helpers/write-artifacts.js';
 import { readRunFolders } from '../read/read-run-folders.js';
 import { embedJson, relativeLink, renderHtmlReport } from './render-html.js';
@@ -52,5 +53,35 @@ describe('renderHtmlReport', () => {
     expect(log.preview?.text).toContain('FAILED at the very end');
     expect(html).toContain('"file":"big-run/logs/shared/run.log"');
     expect(html).not.toMatch(/<(link|img|script)[^>]+(src|href)="https?:/);
+  });
+
+  it('keeps 10,000 synthetic attempts under 15 MB (at most 1 KB a record) with one data blob and pagination controls', async () => {
+    const dir = await writeSyntheticRun(path.join(root, 'synthetic-10k'), 10_000);
+    const model = await readRunFolders([dir]);
+    const html = renderHtmlReport(model, { baseDir: root });
+    expect(model.rows).toHaveLength(10_000);
+    const bytesPerRecord = Buffer.byteLength(html) / model.rows.length;
+    expect(bytesPerRecord).toBeLessThan(1024);
+    expect(Buffer.byteLength(html)).toBeLessThan(15 * 1024 * 1024);
+    // Rows travel as data: no row is in the markup, the script renders one page of them.
+    expect(html).not.toContain('data-testid="attempt-row"');
+    expect(html.match(/<script type="application\/json" id="report-data">/g)).toHaveLength(1);
+    for (const control of ['page-previous', 'page-next', 'page-label', 'page-size']) expect(html).toContain(`data-testid="${control}"`);
+  });
+
+  it('embeds sandbox-written text without letting it end the data script, and leaves out nulls and empty lists', async () => {
+    const dir = path.join(root, 'hostile-run');
+    await mkdir(dir, { recursive: true });
+    const hostile = '</script><script>alert(1)</script><!--\u2028';
+    const record = attemptRecord({ task_id: 'toy_fail', model: { provider: 'x', name: hostile }, metrics: null });
+    await writeFile(path.join(dir, 'attempts.jsonl'), `${JSON.stringify(record)}\n`);
+    const html = renderHtmlReport(await readRunFolders([dir]), { baseDir: root });
+    const blob = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(blob).not.toContain('<');
+    const data = JSON.parse(blob) as { rows: Array<Record<string, unknown> & { detail: Record<string, unknown> }> };
+    expect(data.rows[0]?.model).toBe(hostile);
+    expect(data.rows[0]).not.toHaveProperty('steps');
+    expect(data.rows[0]?.detail).not.toHaveProperty('timeline');
   });
 });

@@ -33,6 +33,19 @@ export function embedJson(value: unknown, replacer?: (key: string, value: unknow
   return JSON.stringify(value, replacer as never).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+/**
+ * The replacer of the page's data: paths become links, and null fields and empty lists are left
+ * out of objects (the page's script puts them back), which keeps a 10,000-row report's blob small.
+ */
+export function compactRows(linkFor: (file: string) => string): (key: string, value: unknown) => unknown {
+  return function (this: unknown, key: string, value: unknown): unknown {
+    if ((key === 'file' || key === 'folder') && typeof value === 'string') return linkFor(value);
+    if (Array.isArray(this)) return value;
+    if (value === null || (Array.isArray(value) && value.length === 0)) return undefined;
+    return value;
+  };
+}
+
 function card(title: string, group: GroupSummary, testId: string): string {
   const interval = `${formatPercent(group.passRate.interval.lower, 0)}–${formatPercent(group.passRate.interval.upper, 0)}`;
   const passAtK = group.passAtK.map((estimate) => `pass@${estimate.k} ${formatPercent(estimate.value, 0)}`).join(' · ');
@@ -60,18 +73,16 @@ function comparisonTable(model: ReportModel, summary: ReturnType<typeof summariz
 /**
  * One self-contained HTML file (inline CSS, SVG and script; no network): summary cards, charts of
  * pass rate per model and failures by reason, the run folders side by side, and a sortable,
- * filterable table of every attempt and scenario run whose rows open their timeline, diffs,
- * conversation, evaluations and logs. Large texts are shortened with a link to their file.
+ * filterable, paginated table of every attempt and scenario run whose rows open their timeline,
+ * diffs, conversation, evaluations and logs. Rows travel as one JSON blob; the script puts one
+ * page of them in the DOM at a time. Large texts are shortened with a link to their file.
  */
 export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions = {}): string {
   const summary = summarizeReport(model);
   const baseDir = options.baseDir ?? process.cwd();
   const linkFor = options.linkFor ?? ((file: string) => relativeLink(baseDir, file));
   const title = options.title ?? 'AgentBench report';
-  const data = embedJson(
-    { sources: model.sources.map((source) => ({ id: source.id, label: source.label })), rows: model.rows },
-    (key, value) => ((key === 'file' || key === 'folder') && typeof value === 'string' ? linkFor(value) : value),
-  );
+  const data = embedJson({ sources: model.sources.map((source) => ({ id: source.id, label: source.label })), rows: model.rows }, compactRows(linkFor));
   const failureCounts = summary.failureReasons.map((reason): [string, number] => [reason, summary.overall.failuresByReason[reason] ?? 0]);
   const charts = [
     passRateChart(summary.byModel, 'Pass rate per model'),
@@ -124,6 +135,7 @@ ${comparisonTable(model, summary)}
 <span class="count" id="attempts-count"></span>
 </div>
 <table id="attempts-table"><thead><tr>${sortableHeaders}</tr></thead><tbody id="attempts-body"></tbody></table>
+<nav class="pager" data-testid="pager" aria-label="Pages of attempts"><button type="button" id="page-previous" data-testid="page-previous">Previous</button><span id="page-label" data-testid="page-label"></span><button type="button" id="page-next" data-testid="page-next">Next</button><label>Rows per page<select id="page-size" data-testid="page-size"></select></label></nav>
 </section>
 ${problems}
 </main>

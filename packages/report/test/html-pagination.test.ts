@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticRun } from '../bench/write-synthetic-run.mjs';
+import { writeSuiteRun } from './helpers/write-artifacts.js';
 import { readRunFolders, renderHtmlReport } from '../src/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -69,9 +70,25 @@ describe.skipIf(skip !== undefined)('the paginated attempts table, in headless C
     await page.getByTestId('page-size').selectOption('250');
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(250);
 
+    // Every chart value label is drawn whole inside its chart (at 1400 px, as in issue 15).
+    const cutLabels = await page.evaluate(`[...document.querySelectorAll('svg.chart')].flatMap((svg) => [...svg.querySelectorAll('.chart-value')].filter((text) => { const box = text.getBBox(); return box.x + box.width > svg.viewBox.baseVal.width; }).map((text) => text.textContent))`);
+    expect(cutLabels).toEqual([]);
+    expect(await page.locator('svg.chart .chart-value').count()).toBeGreaterThan(3);
+
     // The hostile model name is an option's text, and no script of it ran.
     expect(await page.locator('#filter-model option', { hasText: '</script>' }).count()).toBe(1);
     expect(dialogs).toEqual([]);
+    await page.close();
+  });
+
+  it('names the results of a baseline validation run valid and invalid baselines', async () => {
+    const baselineFile = path.join(scratch, 'baseline.html');
+    await writeFile(baselineFile, renderHtmlReport(await readRunFolders([await writeSuiteRun(path.join(scratch, 'suite'))]), { baseDir: scratch }));
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(pathToFileURL(baselineFile).href);
+    const statuses = page.locator('[data-testid="attempt-row"] td.status');
+    await expect.poll(() => statuses.allTextContents(), { timeout: 30_000 }).toEqual(['valid baseline', 'invalid baseline']);
+    expect(await page.getByTestId('baseline-note').textContent()).toContain('valid baselines: 1 of 2');
     await page.close();
   });
 });

@@ -19,7 +19,13 @@ export const REPORT_SCRIPT = `
   });
   var PAGE_SIZES = [50, 100, 250, 1000];
   var sourceLabels = {};
-  data.sources.forEach(function (source) { sourceLabels[source.id] = source.label; });
+  var baselineSources = {};
+  data.sources.forEach(function (source) { sourceLabels[source.id] = source.label; baselineSources[source.id] = source.isBaseline === true; });
+  // In a baseline validation run, passed means a valid baseline (see result-wording.ts).
+  function statusText(row) {
+    if (!baselineSources[row.sourceId] || row.status === 'errored') return row.status;
+    return row.status === 'passed' ? 'valid baseline' : 'invalid baseline';
+  }
   // Only one page of rows is in the DOM at a time: a report of 10,000 attempts stays responsive.
   var state = { sortKey: 'startedAt', sortDirection: 1, expanded: {}, page: 0, pageSize: 100 };
   var body = document.getElementById('attempts-body');
@@ -80,7 +86,7 @@ export const REPORT_SCRIPT = `
     { key: 'source', value: function (row) { return sourceLabels[row.sourceId]; } },
     { key: 'model', value: modelOf },
     { key: 'variant', value: function (row) { return row.combination ? (row.variant || '') + ' ' + row.combination : row.variant; } },
-    { key: 'status', value: function (row) { return row.status; } },
+    { key: 'status', value: function (row) { return row.status; }, format: function (value, row) { return statusText(row); } },
     { key: 'failureReason', value: function (row) { return row.failureReason; } },
     { key: 'durationSec', value: function (row) { return row.durationSec; }, isNumber: true, format: seconds },
     { key: 'steps', value: function (row) { return row.steps; }, isNumber: true, format: number },
@@ -195,7 +201,7 @@ export const REPORT_SCRIPT = `
     var detail = row.detail;
     var parts = [];
     if (detail.message && !detail.judgment) parts.push(element('p', { className: 'message', text: detail.message }));
-    var facts = ['status ' + row.status];
+    var facts = ['status ' + statusText(row)];
     if (row.failureReason) facts.push('failure reason ' + row.failureReason);
     if (row.stopReason) facts.push('stop reason ' + row.stopReason);
     if (row.startedAt) facts.push('started ' + row.startedAt);
@@ -244,7 +250,7 @@ export const REPORT_SCRIPT = `
     pageRows.forEach(function (row) {
       var cells = columns.map(function (column) {
         var value = column.value(row);
-        var text = column.format ? column.format(value) : value === null || value === undefined ? '' : String(value);
+        var text = column.format ? column.format(value, row) : value === null || value === undefined ? '' : String(value);
         var attributes = { text: text };
         if (column.isNumber) attributes.className = 'number';
         if (column.key === 'status') attributes.className = 'status status-' + row.status;

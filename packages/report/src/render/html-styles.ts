@@ -13,6 +13,7 @@ h2 { font-size: 16px; margin: 0 0 10px; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 220px; background: #fff; }
 .card .big { font-size: 22px; font-weight: 600; }
 .card .small { color: var(--muted); font-size: 12px; }
+.baseline-note { margin: 8px 0 0; color: var(--muted); }
 .charts { display: flex; flex-wrap: wrap; gap: 24px; }
 .chart { max-width: 100%; height: auto; }
 .chart-title { font-weight: 600; font-size: 13px; }

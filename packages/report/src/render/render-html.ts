@@ -6,6 +6,7 @@ import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, forma
 import { REPORT_SCRIPT } from './html-script.js';
 import { REPORT_STYLES } from './html-styles.js';
 import { escapeXml as escapeHtml } from './render-junit.js';
+import { isBaselineSource, resultWording, type ResultWording } from './result-wording.js';
 import { failureChart, passRateChart } from './svg-charts.js';
 
 export interface HtmlReportOptions {
@@ -46,6 +47,12 @@ export function compactRows(linkFor: (file: string) => string): (key: string, va
   };
 }
 
+/** In a baseline run, one line saying what the figures count. */
+function baselineNote(wording: ResultWording, overall: GroupSummary): string {
+  if (!wording.isBaseline) return '';
+  return `<p class="baseline-note" data-testid="baseline-note"><strong>${wording.headline(overall.passed, overall.attempts)}</strong>. A valid baseline is a task whose tests fail before any fix, as the task says; the rates below count valid baselines, not passed attempts.</p>`;
+}
+
 function card(title: string, group: GroupSummary, testId: string): string {
   const interval = `${formatPercent(group.passRate.interval.lower, 0)}–${formatPercent(group.passRate.interval.upper, 0)}`;
   const passAtK = group.passAtK.map((estimate) => `pass@${estimate.k} ${formatPercent(estimate.value, 0)}`).join(' · ');
@@ -82,10 +89,14 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
   const baseDir = options.baseDir ?? process.cwd();
   const linkFor = options.linkFor ?? ((file: string) => relativeLink(baseDir, file));
   const title = options.title ?? 'AgentBench report';
-  const data = embedJson({ sources: model.sources.map((source) => ({ id: source.id, label: source.label })), rows: model.rows }, compactRows(linkFor));
+  const wording = resultWording(model);
+  const data = embedJson(
+    { sources: model.sources.map((source) => ({ id: source.id, label: source.label, isBaseline: isBaselineSource(source) })), rows: model.rows },
+    compactRows(linkFor),
+  );
   const failureCounts = summary.failureReasons.map((reason): [string, number] => [reason, summary.overall.failuresByReason[reason] ?? 0]);
   const charts = [
-    passRateChart(summary.byModel, 'Pass rate per model'),
+    passRateChart(summary.byModel, wording.rateChartTitle),
     failureChart(failureCounts, 'Failures by reason'),
     ...(summary.bySource.length > 1 ? [passRateChart(summary.bySource, 'Pass rate per run folder')] : []),
   ];
@@ -122,7 +133,7 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
 <body>
 <header><h1>${escapeHtml(title)}</h1><div class="meta">Generated ${escapeHtml(model.generatedAt)} from ${model.sources.length} run folder(s): ${model.sources.map((source) => `<code title="${escapeHtml(source.dir)}">${escapeHtml(source.label)}</code>`).join(', ')}</div></header>
 <main>
-<section id="summary"><h2>Summary</h2><div class="cards">${card('All attempts', summary.overall, 'overall-card')}</div></section>
+<section id="summary"><h2>Summary</h2><div class="cards">${card(wording.isBaseline ? 'Baseline validation of every task' : 'All attempts', summary.overall, 'overall-card')}</div>${baselineNote(wording, summary.overall)}</section>
 <section id="charts"><h2>Charts</h2><div class="charts">${charts.join('')}</div></section>
 ${comparisonTable(model, summary)}
 <section id="attempts"><h2>Attempts and scenario runs</h2>
@@ -130,7 +141,7 @@ ${comparisonTable(model, summary)}
 <label>Search<input id="filter-text" type="search" placeholder="task, model, message"></label>
 <label>Run folder<select id="filter-source"><option value="">all</option></select></label>
 <label>Model<select id="filter-model"><option value="">all</option></select></label>
-<label>Result<select id="filter-status"><option value="">all</option><option value="passed">passed</option><option value="failed">failed</option><option value="errored">errored</option></select></label>
+<label>Result<select id="filter-status"><option value="">all</option><option value="passed">${wording.passed}</option><option value="failed">${wording.failed}</option><option value="errored">errored</option></select></label>
 <label>Failure reason<select id="filter-failure" data-testid="filter-failure"><option value="">all</option></select></label>
 <span class="count" id="attempts-count"></span>
 </div>

@@ -2,6 +2,7 @@ import type { ReportModel } from '../model/report-model.js';
 import { formatReadProblem } from '../model/report-model.js';
 import { summarizeReport, type GroupSummary } from '../summary/summarize-report.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
+import { resultWording } from './result-wording.js';
 
 /** Table cells must not break the table: pipes escaped, line breaks folded. */
 function cell(text: string): string {
@@ -33,7 +34,7 @@ export function renderMarkdownReport(model: ReportModel, options: { maxFailedRow
   const lines: string[] = [
     '## AgentBench report',
     '',
-    `**${overall.passed}/${overall.attempts} passed** (${formatPercent(overall.passRate.rate)}, 95% CI ${formatPercent(overall.passRate.interval.lower)}–${formatPercent(overall.passRate.interval.upper)})` +
+    `**${resultWording(model).headline(overall.passed, overall.attempts)}** (${formatPercent(overall.passRate.rate)}, 95% CI ${formatPercent(overall.passRate.interval.lower)}–${formatPercent(overall.passRate.interval.upper)})` +
       `${overall.failed > 0 ? `, ${overall.failed} failed` : ''}${overall.errored > 0 ? `, ${overall.errored} errored` : ''}${overall.erroredNotCounted > 0 ? ` (${formatErroredNotCounted(overall)})` : ''}` +
       ` · ${model.sources.length} run folder${model.sources.length === 1 ? '' : 's'}: ${model.sources.map((source) => `\`${source.label}\``).join(', ')}`,
     '',

@@ -84,6 +84,18 @@ describe('ab scenario run', () => {
     expect(run.stderr).toContain('environment.type "e2b" needs the provider plugin @elizaos/plugin-e2b, which is not installed');
   });
 
+  it('answers a matrix file, by its name or by its keys, with the command that runs it: one line, exit 1', async () => {
+    const matrix = path.join(scenarios, 'greeting.matrix.yaml');
+    const byName = await runCli(['scenario', 'run', matrix]);
+    expect(byName.exitCode).toBe(1);
+    expect(byName.stderr).toBe(`ab: ${matrix} is a matrix file: run it with \`ab scenario matrix ${matrix}\`\n`);
+    const renamed = path.join(folder, 'greeting-grid.yaml');
+    await writeFile(renamed, (await readFile(matrix, 'utf8')).replace('base_scenario: greeting.scenario.yaml', `base_scenario: ${path.join(scenarios, 'greeting.scenario.yaml')}`));
+    const byKeys = await runCli(['scenario', 'run', renamed, '--dry-run']);
+    expect(byKeys.exitCode).toBe(1);
+    expect(byKeys.stderr).toBe(`ab: ${renamed} is a matrix file: run it with \`ab scenario matrix ${renamed}\`\n`);
+  });
+
   it.skipIf(!hasEliza)('exits at once with file, line and field on a schema error', async () => {
     const run = await runCli(['scenario', 'run', path.join(eliza, 'invalid-missing-fields.scenario.yaml')]);
     expect(run.exitCode).toBe(1);

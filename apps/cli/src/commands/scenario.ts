@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Argv, CommandModule } from 'yargs';
+import { detectFileKind } from '@agentbench/schemas';
 import {
   applyEnvironment,
   formatMatrixDryRun,
@@ -15,6 +17,7 @@ import {
   type ScenarioRunEvent,
 } from '@agentbench/scenario-runner';
 import { terminalMessage } from '../output-options.js';
+import { WrongFileKindError } from '../wrong-file-kind-error.js';
 
 interface SharedArguments {
   live: boolean;
@@ -86,6 +89,22 @@ function printRunEvent(event: ScenarioRunEvent, isVerbose: boolean, prefix = '')
   }
 }
 
+/**
+ * A matrix file given to `scenario run` would fail with four schema errors about keys a scenario
+ * lacks; say which command runs it instead. Known by its name (`*.matrix.yaml`) or top-level keys.
+ */
+async function refuseMatrixFile(file: string): Promise<void> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return; // runScenario reports a missing or unreadable file.
+  let kind: ReturnType<typeof detectFileKind>;
+  try {
+    kind = detectFileKind(file, text);
+  } catch {
+    return; // Not YAML: runScenario reports where.
+  }
+  if (kind === 'matrix') throw new WrongFileKindError(file, `${file} is a matrix file: run it with \`ab scenario matrix ${file}\``);
+}
+
 function pluginOptions(argv: SharedArguments): { fromCli: string[] } | undefined {
   return argv.plugin === undefined || argv.plugin.length === 0 ? undefined : { fromCli: argv.plugin };
 }
@@ -100,6 +119,7 @@ const runCommand: CommandModule<object, RunArguments> = {
       .example('$0 scenario run scenario.yaml --dry-run', 'Validate and show the plan: provider, agent, plugins, evaluators')
       .example('$0 scenario run scenario.yaml --agent "command:python3 agent.py"', 'Evaluate your own program') as unknown as Argv<RunArguments>,
   handler: async (argv) => {
+    await refuseMatrixFile(argv.file);
     const agent = agentOption(argv);
     const plugins = pluginOptions(argv);
     if (argv['dry-run']) {

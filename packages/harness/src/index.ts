@@ -2,6 +2,7 @@
 export { HarnessError } from './errors/harness-error.js';
 export { RepositoryError } from './errors/repository-error.js';
 export { RunDirectoryError } from './errors/run-directory-error.js';
+export { ArtifactWriteError } from './errors/artifact-write-error.js';
 export { ConfigurationError } from '@agentbench/schemas';
 export { AttemptInterruptedError } from './errors/attempt-interrupted-error.js';
 

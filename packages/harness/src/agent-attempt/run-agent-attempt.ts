@@ -4,7 +4,6 @@ import { LLM_PROXY_URL_VARIABLE, OPENROUTER_BASE_URL, loadAgent, resolveLlmConfi
 import { CASSETTE_FILE_NAME, startModelProxy, type Cassette, type Divergence, type ModelProxy, type ModelProxyMode } from '@agentbench/cassette';
 import { resolveLoopLimits } from '@agentbench/agent-loop/internal';
 import { HARNESS_VERSION, loadTask, type AttemptRecord, type LoadedTask, type RunRecord } from '@agentbench/schemas';
-import { appendJsonLine, writeJsonAtomic } from '@agentbench/schemas/internal';
 import { ulid } from 'ulid';
 import type { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { relativeToRun } from '../attempt/attempt-paths.js';
@@ -16,7 +15,9 @@ import { AttemptContext } from '../pipeline/attempt-context.js';
 import type { AttemptStage } from '../pipeline/attempt-stage.js';
 import { runAttemptPipeline } from '../pipeline/run-attempt-pipeline.js';
 import { agentAttemptRecord } from '../pipeline/stages/record.js';
-import { RUN_DIRECTORY_MODE } from '../run/run-directory.js';
+import { writingArtifact } from '../errors/artifact-write-error.js';
+import { appendAttemptRecord } from '../run/attempts-file.js';
+import { createArtifactFolder, RUN_DIRECTORY_MODE, writeRunJson } from '../run/run-directory.js';
 
 export interface RunAgentAttemptOptions {
   /** task.yaml path, or a task loaded already. */
@@ -127,8 +128,8 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   const runId = ulid();
   const outDir = path.resolve(options.outDir ?? 'artifacts');
   const runDir = options.runDir === undefined ? path.join(outDir, 'agent_runs', task.id, runId) : path.resolve(options.runDir);
-  const firstCreated = await mkdir(path.dirname(runDir), { recursive: true });
-  await mkdir(runDir, { mode: RUN_DIRECTORY_MODE });
+  const firstCreated = await createArtifactFolder(path.dirname(runDir));
+  await writingArtifact(runDir, () => mkdir(runDir, { mode: RUN_DIRECTORY_MODE }));
   const environment = options.environment ?? process.env;
   const cassetteFile = path.join(runDir, CASSETTE_FILE_NAME);
   const models = options.models ?? {};
@@ -178,7 +179,7 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
     status: 'running',
     counts: null,
   };
-  await writeJsonAtomic(runFile, runRecord);
+  await writeRunJson(runFile, runRecord);
 
   let end;
   try {
@@ -205,11 +206,11 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   const record = options.completeRecord === undefined ? written : options.completeRecord(written);
   const attemptFile = path.join(runDir, 'attempt.json');
   record.artifact_paths['attempt'] = relativeToRun(runDir, attemptFile);
-  await writeJsonAtomic(attemptFile, record);
-  await appendJsonLine(path.join(runDir, 'attempts.jsonl'), record);
+  await writeRunJson(attemptFile, record);
+  await appendAttemptRecord(path.join(runDir, 'attempts.jsonl'), record);
   const failureReason = record.result.failure_reason;
   const isErrored = failureReason === 'INTERNAL_ERROR' || failureReason === 'SANDBOX_ERROR' || failureReason === 'UNKNOWN';
-  await writeJsonAtomic(runFile, {
+  await writeRunJson(runFile, {
     ...runRecord,
     finished_at: end.endedAt.toISOString(),
     status: failureReason === 'INTERRUPTED' ? 'interrupted' : 'completed',

@@ -9,6 +9,7 @@ import { keepSandboxWorkspace } from '../artifacts/keep-sandbox-workspace.js';
 import { relativeToRun, type AttemptPaths } from '../attempt/attempt-paths.js';
 import { maxOutputBytesFor, TruncatedLogs } from '../attempt/output-limits.js';
 import { createDockerSandbox, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { ArtifactWriteError, asArtifactWriteError } from '../errors/artifact-write-error.js';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
 import { RepositoryError } from '../errors/repository-error.js';
 import type { MirrorRule } from '../git/mirror-map.js';
@@ -193,8 +194,10 @@ export class AttemptContext {
       return { failureReason: 'INTERRUPTED', message: `interrupted during ${this.currentStage}` };
     }
     // A repository error says all there is to say; anything else keeps its stack for us.
-    if (!RepositoryError.isInstance(error)) await this.writeErrorLog(error);
-    return { failureReason: failureReasonForError(error), message: error instanceof Error ? error.message : String(error) };
+    // A log the disk could not take is named with its cause (fs write errors carry no path).
+    const described = asArtifactWriteError(error, this.paths.logDir);
+    if (!RepositoryError.isInstance(described) && !ArtifactWriteError.isInstance(described)) await this.writeErrorLog(described);
+    return { failureReason: failureReasonForError(described), message: described instanceof Error ? described.message : String(described) };
   }
 
   /**

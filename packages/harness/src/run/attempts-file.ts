@@ -1,15 +1,55 @@
-import { readFile, truncate } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { open, readFile, rm, truncate } from 'node:fs/promises';
 import * as v from 'valibot';
 import { AttemptRecordSchema, type AttemptRecord } from '@agentbench/schemas';
-import { appendJsonLine } from '@agentbench/schemas/internal';
+import { ArtifactWriteError, asArtifactWriteError } from '../errors/artifact-write-error.js';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 
 /**
  * Appends one record as one line and syncs it to disk before returning, so a crash (even
- * SIGKILL or a power cut after the call returns) loses no finished record.
+ * SIGKILL or a power cut after the call returns) loses no finished record. The line goes in one
+ * `write`; when that fails or falls short (a full disk), the file is cut back to where it was,
+ * so the records before stay readable and no partial line is left. A full or read-only disk is
+ * an ArtifactWriteError naming the file.
  */
 export async function appendAttemptRecord(file: string, record: AttemptRecord): Promise<void> {
-  await appendJsonLine(file, record);
+  const line = Buffer.from(`${JSON.stringify(record)}\n`);
+  let handle;
+  try {
+    handle = await open(file, 'a');
+  } catch (error) {
+    throw asArtifactWriteError(error, file);
+  }
+  try {
+    const { size } = await handle.stat();
+    try {
+      const { bytesWritten } = await handle.write(line, 0, line.length);
+      if (bytesWritten !== line.length) throw Object.assign(new Error(`short write: ${bytesWritten} of ${line.length} bytes`), { code: 'ENOSPC' });
+      await handle.sync();
+    } catch (error) {
+      await handle.truncate(size).catch(() => undefined);
+      throw asArtifactWriteError(error, file);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Appends the record; when the disk is full, the attempt's kept workspace (the bulk of what it
+ * wrote, and the least needed) is removed and the append tried once more: the record matters
+ * more. The record then says the workspace was not kept.
+ */
+export async function appendAttemptRecordFreeingWorkspace(file: string, record: AttemptRecord, workspaceDir: string): Promise<void> {
+  try {
+    await appendAttemptRecord(file, record);
+  } catch (error) {
+    if (!ArtifactWriteError.isInstance(error) || !error.isOutOfSpace || !existsSync(workspaceDir)) throw error;
+    await rm(workspaceDir, { recursive: true, force: true });
+    delete record.artifact_paths['workspace'];
+    delete record.artifact_paths['workspace_manifest'];
+    await appendAttemptRecord(file, record);
+  }
 }
 
 export interface AttemptsFileContent {

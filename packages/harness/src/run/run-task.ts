@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HARNESS_VERSION, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
@@ -6,9 +6,10 @@ import { relativeToRun, taskRunPaths } from '../attempt/attempt-paths.js';
 import { executeAttempt, type AttemptOptions, type AttemptOutcome } from '../attempt/execute-attempt.js';
 import { loadMirrorMap } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
-import { appendAttemptRecord } from './attempts-file.js';
-import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
-import { createUniqueDirectory } from './run-directory.js';
+import { appendAttemptRecordFreeingWorkspace } from './attempts-file.js';
+import { timestampForPath } from '@agentbench/schemas/internal';
+import { writingArtifact } from '../errors/artifact-write-error.js';
+import { createArtifactFolder, createUniqueDirectory, writeRunJson } from './run-directory.js';
 
 /** An attempt's options (mirrors, cache, sandbox factory, signal, stages, env, output cap, artifact budget), and where the run goes. */
 export interface RunTaskOptions extends Omit<AttemptOptions, 'paths' | 'runId' | 'flakyRerun' | 'rerunBudgetFraction'> {
@@ -46,9 +47,10 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
     status: 'running',
     counts: null,
   };
-  await writeJsonAtomic(runFile, runRecord);
-  await mkdir(path.join(runDir, 'task'), { recursive: true });
-  await copyFile(loaded.file, path.join(runDir, 'task', path.basename(loaded.file)));
+  await writeRunJson(runFile, runRecord);
+  await createArtifactFolder(path.join(runDir, 'task'));
+  const taskCopy = path.join(runDir, 'task', path.basename(loaded.file));
+  await writingArtifact(taskCopy, () => copyFile(loaded.file, taskCopy));
 
   const { outDir: _outDir, ...attemptOptions } = options;
   const paths = taskRunPaths(runDir);
@@ -59,7 +61,7 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
     mirrors: options.mirrors ?? (await loadMirrorMap()),
     cache: options.cache ?? new RepoCache(),
   });
-  await appendAttemptRecord(path.join(runDir, 'attempts.jsonl'), outcome.record);
+  await appendAttemptRecordFreeingWorkspace(path.join(runDir, 'attempts.jsonl'), outcome.record, paths.workspaceDir);
 
   const isInterrupted = outcome.failureReason === 'INTERRUPTED';
   const isErrored = outcome.failureReason === 'INTERNAL_ERROR' || outcome.failureReason === 'SANDBOX_ERROR' || outcome.failureReason === 'UNKNOWN';
@@ -83,6 +85,6 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
       logs: relativeToRun(runDir, paths.logDir),
     },
   };
-  await writeJsonAtomic(runFile, finished);
+  await writeRunJson(runFile, finished);
   return { runDir, runRecord: finished, outcome };
 }

@@ -15,9 +15,10 @@ import { ConfigurationError } from '@agentbench/schemas';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
-import { appendAttemptRecord, dropTornLine, readAttemptRecords } from '../run/attempts-file.js';
-import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
-import { createUniqueDirectory } from '../run/run-directory.js';
+import { ArtifactWriteError } from '../errors/artifact-write-error.js';
+import { appendAttemptRecordFreeingWorkspace, dropTornLine, readAttemptRecords } from '../run/attempts-file.js';
+import { timestampForPath } from '@agentbench/schemas/internal';
+import { createUniqueDirectory, writeRunJson } from '../run/run-directory.js';
 import { releaseFileLock, tryAcquireFileLock } from '../util/file-lock.js';
 import { selectTasksToResume } from './resume-selection.js';
 import type { SuiteEvent, SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
@@ -207,7 +208,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
       });
       // One writer at a time, so lines never interleave.
-      const append = appendQueue.then(() => appendAttemptRecord(attemptsFile, outcome.record));
+      const append = appendQueue.then(() => appendAttemptRecordFreeingWorkspace(attemptsFile, outcome.record, paths.workspaceDir));
       appendQueue = append.catch(() => undefined);
       await append;
       const result: SuiteTaskResult = { taskId, status: statusOf(outcome.record), record: outcome.record, outcome };
@@ -228,7 +229,8 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         stopOnFailure: true,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onEvent: (event) => {
-          if (event.type === 'scheduler-stopping') options.onEvent?.({ type: 'suite-interrupting' });
+          // A failure of ours (a full disk) stops the run too, but it is reported as itself, not as an interruption.
+          if (event.type === 'scheduler-stopping' && event.cause === 'signal') options.onEvent?.({ type: 'suite-interrupting' });
         },
       },
       (taskId, { signal }) => runOne(taskId, signal),
@@ -239,14 +241,25 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       .filter((loaded) => results.has(loaded.task.id) || runRecord.task_ids.includes(loaded.task.id))
       .map((loaded) => results.get(loaded.task.id) ?? { taskId: loaded.task.id, status: 'not_run' as const });
     const isInterrupted = ordered.some((result) => result.status === 'interrupted' || result.status === 'not_run');
-    const finalRecord: RunRecord = {
+    const failure = failures[0];
+    const finalRecord: RunRecord & { failure?: string } = {
       ...runRecord,
       finished_at: new Date().toISOString(),
-      status: failures.length > 0 ? 'failed' : isInterrupted ? 'interrupted' : 'completed',
+      status: failure !== undefined ? 'failed' : isInterrupted ? 'interrupted' : 'completed',
       counts: countResults(ordered),
+      ...(failure === undefined ? {} : { failure: failure instanceof Error ? failure.message : String(failure) }),
     };
-    await writeJsonAtomic(path.join(runDir, 'run.json'), finalRecord);
-    if (failures.length > 0) throw failures[0];
+    const runFile = path.join(runDir, 'run.json');
+    try {
+      await writeRunJson(runFile, finalRecord);
+    } catch (error) {
+      // The disk that failed an attempt's record may not take run.json either: it keeps its last state, and the error says so.
+      if (failure !== undefined && ArtifactWriteError.isInstance(failure) && ArtifactWriteError.isInstance(error)) {
+        throw new ArtifactWriteError(failure.path, failure.code, { cause: failure, note: `${runFile} still says "${runRecord.status}" (it could not be updated either)` });
+      }
+      throw failure ?? error;
+    }
+    if (failure !== undefined) throw failure;
     const suiteResult: ValidateSuiteResult = {
       runDir,
       runId: runRecord.run_id,
@@ -296,7 +309,7 @@ async function startRun(options: ValidateSuiteOptions, tasksDir: string, concurr
     status: 'running',
     counts: null,
   };
-  await writeJsonAtomic(path.join(runDir, 'run.json'), runRecord);
+  await writeRunJson(path.join(runDir, 'run.json'), runRecord);
   return { runDir, runRecord, skipLabels, finished: new Map(), isResumed: false };
 }
 
@@ -322,7 +335,7 @@ async function resumeRun(options: ValidateSuiteOptions, byId: ReadonlyMap<string
     if (options.createSandbox === undefined) await removeManagedContainers({ runId: runRecord.run_id, onlyOrphans: true }).catch(() => undefined);
     const skipLabels = stringArray(runRecord.options['skip_labels']) ?? [...DEFAULT_SKIP_LABELS];
     const resumed: RunRecord = { ...runRecord, status: 'running', finished_at: null };
-    await writeJsonAtomic(runFile, resumed);
+    await writeRunJson(runFile, resumed);
     return { runDir, runRecord: resumed, skipLabels, finished, isResumed: true };
   } catch (error) {
     await releaseFileLock(lockFile);

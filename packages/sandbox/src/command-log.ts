@@ -63,6 +63,7 @@ export async function openCommandLog(path: string, commandText: string, capBytes
         if (failure === undefined) {
           file.write('\n--- stderr ---\n');
           for await (const chunk of createReadStream(stderrPath)) {
+            if (file.destroyed) break;
             if (!file.write(chunk)) await once(file, 'drain');
           }
           await writeAll(file, stderr.ending());
@@ -115,7 +116,8 @@ class CappedStream extends EventEmitter implements CommandLogSink {
     if (this.headBytes < this.headLimit) {
       const taken = rest.subarray(0, this.headLimit - this.headBytes);
       const heldFrom = Math.max(this.headBytes, this.headLimit - 3) - this.headBytes;
-      if (heldFrom > 0) isReady = this.file.write(taken.subarray(0, heldFrom));
+      // A failed file takes nothing more (see writeAll); the caller must not wait for its drain.
+      if (heldFrom > 0 && !this.file.destroyed) isReady = this.file.write(taken.subarray(0, heldFrom));
       if (heldFrom < taken.length) this.headEnd.push(Buffer.from(taken.subarray(heldFrom)));
       this.headBytes += taken.length;
       rest = rest.subarray(taken.length);
@@ -149,12 +151,16 @@ class CappedStream extends EventEmitter implements CommandLogSink {
   }
 }
 
+// A stream that failed (a full disk) never drains again: writing on would wait forever, so
+// the rest is dropped and the error, already kept, is thrown by `close`.
 async function writeAll(file: WriteStream, chunks: readonly Buffer[]): Promise<void> {
   for (const chunk of chunks) {
+    if (file.destroyed) return;
     if (chunk.length > 0 && !file.write(chunk)) await once(file, 'drain');
   }
 }
 
 function endStream(stream: WriteStream): Promise<void> {
+  if (stream.destroyed) return Promise.resolve();
   return new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }

@@ -366,8 +366,14 @@ async function writeManifest(path: string, summary: SanitizeSummary): Promise<vo
     changes_not_listed: summary.changesNotListed,
   };
   const temporaryPath = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(temporaryPath, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
-  await rename(temporaryPath, path);
+  try {
+    await writeFile(temporaryPath, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
+    await rename(temporaryPath, path);
+  } catch (error) {
+    // A full disk: no half-written manifest is left beside the workspace.
+    await unlink(temporaryPath).catch(() => undefined);
+    throw error;
+  }
 }
 
 function kindOf(stats: Stats): string {

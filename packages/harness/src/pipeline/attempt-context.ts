@@ -9,9 +9,10 @@ import { keepSandboxWorkspace } from '../artifacts/keep-sandbox-workspace.js';
 import { relativeToRun, type AttemptPaths } from '../attempt/attempt-paths.js';
 import { maxOutputBytesFor, TruncatedLogs } from '../attempt/output-limits.js';
 import { createDockerSandbox, type SandboxFactory } from '../attempt/sandbox-factory.js';
-import { ArtifactWriteError, asArtifactWriteError } from '../errors/artifact-write-error.js';
+import { ArtifactWriteError } from '../errors/artifact-write-error.js';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
 import { RepositoryError } from '../errors/repository-error.js';
+import { describeWriteFailure } from './describe-write-failure.js';
 import type { MirrorRule } from '../git/mirror-map.js';
 import type { BaselineMismatch } from '../validation/check-baseline-expectations.js';
 import type { VerdictOutcome } from '../verdict/final-verdict.js';
@@ -195,7 +196,7 @@ export class AttemptContext {
     }
     // A repository error says all there is to say; anything else keeps its stack for us.
     // A log the disk could not take is named with its cause (fs write errors carry no path).
-    const described = asArtifactWriteError(error, this.paths.logDir);
+    const described = await describeWriteFailure(error, this.paths);
     if (!RepositoryError.isInstance(described) && !ArtifactWriteError.isInstance(described)) await this.writeErrorLog(described);
     return { failureReason: failureReasonForError(described), message: described instanceof Error ? described.message : String(described) };
   }

@@ -8,7 +8,7 @@ import { loadMirrorMap } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { appendAttemptRecordFreeingWorkspace } from './attempts-file.js';
 import { timestampForPath } from '@agentbench/schemas/internal';
-import { writingArtifact } from '../errors/artifact-write-error.js';
+import { ArtifactWriteError, writingArtifact } from '../errors/artifact-write-error.js';
 import { createArtifactFolder, createUniqueDirectory, writeRunJson } from './run-directory.js';
 
 /** An attempt's options (mirrors, cache, sandbox factory, signal, stages, env, output cap, artifact budget), and where the run goes. */
@@ -85,6 +85,12 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
       logs: relativeToRun(runDir, paths.logDir),
     },
   };
-  await writeRunJson(runFile, finished);
+  try {
+    await writeRunJson(runFile, finished);
+  } catch (error) {
+    // The record is written; only run.json could not follow: say it still reads "running".
+    if (ArtifactWriteError.isInstance(error)) throw new ArtifactWriteError(error.path, error.code, { cause: error, note: `it still says "running"; the attempt's record is in ${path.join(runDir, 'attempts.jsonl')}` });
+    throw error;
+  }
   return { runDir, runRecord: finished, outcome };
 }

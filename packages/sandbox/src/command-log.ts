@@ -74,7 +74,7 @@ export async function openCommandLog(path: string, commandText: string, capBytes
       }
       await endStream(file).catch(remember);
       await rm(stderrPath, { force: true });
-      if (failure !== undefined) throw new Error(`could not write the command log ${path}: ${failure.message}`);
+      if (failure !== undefined) throw new Error(`could not write the command log ${path}: ${failure.message}`, { cause: failure });
       return { isTruncated: stdout.isTruncated || stderr.isTruncated, stdoutBytes: stdout.totalBytes, stderrBytes: stderr.totalBytes };
     },
   };

@@ -187,6 +187,9 @@ export class AttemptContext {
 
   /** The one classification: how a thrown error (or a stop) ends the attempt. */
   async endFor(error: unknown): Promise<AttemptEnd> {
+    // A file the disk could not take (a log, the workspace, git's objects) is named with its cause, whatever stage met it.
+    const described = await describeWriteFailure(error, this.paths);
+    if (ArtifactWriteError.isInstance(described)) return { failureReason: failureReasonForError(described), message: described.message };
     if (error instanceof AttemptStop) {
       if (error.exitCode !== undefined) this.lastExitCode = error.exitCode;
       return { failureReason: error.failureReason, message: error.message };
@@ -195,10 +198,8 @@ export class AttemptContext {
       return { failureReason: 'INTERRUPTED', message: `interrupted during ${this.currentStage}` };
     }
     // A repository error says all there is to say; anything else keeps its stack for us.
-    // A log the disk could not take is named with its cause (fs write errors carry no path).
-    const described = await describeWriteFailure(error, this.paths);
-    if (!RepositoryError.isInstance(described) && !ArtifactWriteError.isInstance(described)) await this.writeErrorLog(described);
-    return { failureReason: failureReasonForError(described), message: described instanceof Error ? described.message : String(described) };
+    if (!RepositoryError.isInstance(error)) await this.writeErrorLog(error);
+    return { failureReason: failureReasonForError(error), message: error instanceof Error ? error.message : String(error) };
   }
 
   /**

@@ -257,6 +257,9 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       if (failure !== undefined && ArtifactWriteError.isInstance(failure) && ArtifactWriteError.isInstance(error)) {
         throw new ArtifactWriteError(failure.path, failure.code, { cause: failure, note: `${runFile} still says "${runRecord.status}" (it could not be updated either)` });
       }
+      if (failure === undefined && ArtifactWriteError.isInstance(error)) {
+        throw new ArtifactWriteError(error.path, error.code, { cause: error, note: `it still says "${runRecord.status}"; the finished records are in ${attemptsFile}` });
+      }
       throw failure ?? error;
     }
     if (failure !== undefined) throw failure;

@@ -43,6 +43,8 @@ describe('AttemptRecordSchema', () => {
     const cut = { ...record(), truncated_logs: ['logs/run.log', 'logs/tool_step_0001_run.log'] };
     expect(v.parse(AttemptRecordSchema, JSON.parse(JSON.stringify(cut))).truncated_logs).toEqual(['logs/run.log', 'logs/tool_step_0001_run.log']);
     expect(v.parse(AttemptRecordSchema, record()).truncated_logs).toBeUndefined();
+    expect(v.parse(AttemptRecordSchema, { ...record(), engine: 'second' }).engine).toBe('second');
+    expect(v.parse(AttemptRecordSchema, record()).engine).toBeUndefined();
     expect(issuePaths({ ...record(), truncated_logs: 'logs/run.log' })).toEqual(['truncated_logs']);
   });
 

@@ -102,7 +102,7 @@ export const AttemptRecordSchema = v.object({
   try: v.optional(PositiveIntegerSchema),
   /** `ab run`: every try failed on infrastructure (or the run was interrupted): left out of pass rates, counted as errored. */
   errored: v.optional(v.boolean()),
-  /** The sandbox engine the attempt ran on, when the run chose one per attempt. */
+  /** The Docker engine (its name in the engines list) the attempt ran on; absent when the run had no engines list. */
   engine: v.optional(v.nullable(v.string())),
 });
 export type AttemptRecord = v.InferOutput<typeof AttemptRecordSchema>;

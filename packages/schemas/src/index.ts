@@ -216,3 +216,14 @@ export { loadScenario, validateScenarioFile, type LoadedScenario } from './loadi
 export { loadMatrix, validateMatrixFile, type LoadedMatrix } from './loading/load-matrix.js';
 export { detectFileKind, type FileKind } from './loading/detect-file-kind.js';
 export { validateFile, type FileValidationReport, type FileValidationChecks } from './loading/validate-file.js';
+
+// Docker engines a run places attempts on (`engines` of agentbench.config.json, `--engines FILE`).
+export {
+  parseEnginesConfig,
+  checkEngineHost,
+  ENGINE_NAME_PATTERN,
+  type EngineConfig,
+  type EngineTlsConfig,
+  type EnginesConfig,
+} from './engines/engine-config.js';
+export { loadEnginesFile, loadConfiguredEngines } from './engines/load-engines-file.js';

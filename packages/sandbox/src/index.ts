@@ -124,3 +124,20 @@ export { checkGvisorRegistered, type GvisorAvailability } from './docker/gvisor-
 
 // Environment check (`ab doctor`).
 export { runDoctor, type DoctorCheck, type DoctorOptions, type DoctorReport, type DoctorStatus } from './doctor/run-doctor.js';
+
+// Several Docker engines: placement by free capacity, health, image transfer without a registry, cleanup on each.
+export {
+  EngineSet,
+  createEngineClient,
+  engineClientOptions,
+  pingEngine,
+  ensureImage,
+  DEFAULT_PING_TIMEOUT_MS,
+  type Engine,
+  type EngineLease,
+  type EngineSetOptions,
+  type EngineHealth,
+  type EnsureImageOptions,
+  type EnsureImageResult,
+  type ImageTransferProgress,
+} from './engines/index.js';

@@ -120,3 +120,16 @@ export {
   type ModelBenchmarkRun,
   type ModelBenchmarkRunEntry,
 } from './benchmark/run-model-benchmark.js';
+
+// Several Docker engines: each attempt placed on the engine with the most free capacity, lost tries re-placed.
+export {
+  engineSandboxFactory,
+  runPlacedAttempt,
+  prepareEngines,
+  type EnginePlacement,
+  type EngineSandboxFactory,
+  type PlacedOutcome,
+  type PlacedAttemptResult,
+  type RunPlacedAttemptOptions,
+  type PrepareEnginesOptions,
+} from './engines/index.js';

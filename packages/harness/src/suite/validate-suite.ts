@@ -3,8 +3,8 @@ import { availableParallelism } from 'node:os';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
-import { createDockerSandboxPool, NetworkHolderPool, removeManagedContainers } from '@agentbench/sandbox';
+import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type EngineConfig, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
+import { createDockerSandboxPool, DEFAULT_DOCKER_IMAGE, NetworkHolderPool, removeManagedContainers, type EngineSet } from '@agentbench/sandbox';
 import { runScheduled } from '@agentbench/scheduler';
 import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
@@ -20,6 +20,9 @@ import { appendAttemptRecordFreeingWorkspace, dropTornLine, readAttemptRecords }
 import { timestampForPath } from '@agentbench/schemas/internal';
 import { createUniqueDirectory, writeRunJson } from '../run/run-directory.js';
 import { releaseFileLock, tryAcquireFileLock } from '../util/file-lock.js';
+import { prepareEngines } from '../engines/prepare-engines.js';
+import { runPlacedAttempt } from '../engines/run-placed-attempt.js';
+import { snapshotGitDirectory } from '../attempt/attempt-paths.js';
 import { selectTasksToResume } from './resume-selection.js';
 import type { SuiteEvent, SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
 
@@ -57,6 +60,15 @@ export interface ValidateSuiteOptions {
   artifactBudget?: ArtifactBudget;
   /** OCI runtime of every sandbox (`--runtime`, e.g. `runsc`); wins over each task's `environment.runtime`. */
   runtime?: string;
+  /**
+   * Docker engines to place the attempts on (each on the one with the most free capacity; the engine is
+   * in each record). Checked before the first attempt: every engine must answer; missing runner images
+   * are sent from the local engine. An attempt lost to an engine that stops answering runs again on
+   * another one. Not with `createSandbox`. Default: the local engine only.
+   */
+  engines?: readonly EngineConfig[];
+  /** Told when an attempt is run again because its engine stopped answering. */
+  onEngineLost?: (taskId: string, reason: string) => void;
 }
 
 export const DEFAULT_SKIP_LABELS: readonly string[] = ['flaky'];
@@ -139,6 +151,14 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const tasksDir = path.resolve(options.tasksDir ?? 'tasks');
   const loadedSuite = await loadSuite(tasksDir, options.suite);
   const byId = new Map(loadedSuite.tasks.map((loaded) => [loaded.task.id, loaded]));
+  if (options.engines !== undefined && options.createSandbox !== undefined) {
+    throw new ConfigurationError('engines', 'cannot be given with createSandbox: the engines list makes the sandboxes');
+  }
+  // Checked before the run directory exists: a dead engine or a failed image transfer leaves nothing half-written.
+  const engineSet: EngineSet | undefined =
+    options.engines === undefined
+      ? undefined
+      : await prepareEngines({ engines: options.engines, images: loadedSuite.tasks.map((loaded) => loaded.task.environment.docker_image ?? DEFAULT_DOCKER_IMAGE) });
   const prepared = options.resumeDir === undefined ? await startRun(options, tasksDir, concurrency, loadedSuite.tasks) : await resumeRun(options, byId);
   const { runDir, runRecord, skipLabels, finished } = prepared;
   const lockFile = path.join(runDir, 'run.lock');
@@ -147,9 +167,10 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   // sandbox during the clone), so no mount slots are given: moving a folder git writes into is a race
   // (seen: ENOTEMPTY). Mounted specs are therefore created cold until the clone stage takes its sandbox
   // before git writes; then `mountSlotsDir: path.join(runDir, '.sandbox-pool')` serves them warm.
-  // A sandbox under another runtime cannot join a holder (made by runc): no pools then.
+  // A sandbox under another runtime cannot join a holder (made by runc), and a holder belongs to one
+  // engine: no pools then.
   const networkHolders =
-    options.createSandbox === undefined && options.runtime === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
+    options.createSandbox === undefined && options.runtime === undefined && engineSet === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
   const sandboxPool =
     networkHolders === undefined ? undefined : createDockerSandboxPool({ size: concurrency, labels: { runId: runRecord.run_id, taskId: 'sandbox-pool' }, networkHolders });
   const pooled = options.createSandbox ?? (sandboxPool === undefined ? undefined : pooledSandboxFactory(sandboxPool));
@@ -192,14 +213,14 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       const loaded = byId.get(taskId) as LoadedTask;
       options.onEvent?.({ type: 'task-started', taskId });
       const paths = suiteAttemptPaths(runDir, taskId);
-      const outcome = await executeAttempt(loaded, 'baseline', {
+      const attempt = (factory: SandboxFactory | undefined) => executeAttempt(loaded, 'baseline', {
         paths,
         runId: runRecord.run_id,
         mirrors,
         cache,
         signal,
         onStage: (stage) => options.onEvent?.({ type: 'task-stage', taskId, stage }),
-        ...(createSandbox === undefined ? {} : { createSandbox }),
+        ...(factory === undefined ? {} : { createSandbox: factory }),
         ...(options.flakyRerun === undefined ? {} : { flakyRerun: options.flakyRerun }),
         ...(options.rerunBudgetFraction === undefined ? {} : { rerunBudgetFraction: options.rerunBudgetFraction }),
         ...(options.env === undefined ? {} : { env: options.env }),
@@ -207,6 +228,21 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         // Each attempt cleans its workspace; the run's budget is charged below, for those the retention keeps.
         artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
       });
+      const outcome =
+        engineSet === undefined
+          ? await attempt(createSandbox)
+          : (
+              await runPlacedAttempt({
+                engineSet,
+                signal,
+                attempt: (placement) => attempt(options.runtime === undefined ? placement.createSandbox : withRuntime(placement.createSandbox, options.runtime)),
+                beforeRetry: async ({ reason }) => {
+                  options.onEngineLost?.(taskId, reason);
+                  // The lost try's files go: the next try starts from nothing, like a first one.
+                  for (const dir of [paths.workspaceDir, paths.logDir, snapshotGitDirectory(paths.workspaceDir)]) await rm(dir, { recursive: true, force: true });
+                },
+              })
+            ).outcome;
       // One writer at a time, so lines never interleave.
       const append = appendQueue.then(() => appendAttemptRecordFreeingWorkspace(attemptsFile, outcome.record, paths.workspaceDir));
       appendQueue = append.catch(() => undefined);
@@ -224,7 +260,8 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     const scheduled = await runScheduled(
       runRecord.task_ids,
       {
-        concurrency,
+        // With engines, the engine set holds each start until a place is free (and re-places lost tries).
+        concurrency: engineSet === undefined ? concurrency : Math.min(concurrency, engineSet.totalCapacity),
         shouldRun: (taskId) => !finished.has(taskId),
         stopOnFailure: true,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -277,6 +314,8 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   } finally {
     await sandboxPool?.dispose().catch(() => undefined);
     await networkHolders?.dispose();
+    // Every engine that answers loses what the run left (a container whose removal failed while its engine was away).
+    await engineSet?.removeManagedContainers({ runId: runRecord.run_id });
     await releaseFileLock(lockFile);
   }
 }

@@ -1,9 +1,11 @@
 import type { CommandModule } from 'yargs';
-import { DEFAULT_DOCKER_IMAGE, runDoctor, type DoctorCheck } from '@agentbench/sandbox';
+import { DEFAULT_DOCKER_IMAGE, checkEngines, runDoctor, type DoctorCheck } from '@agentbench/sandbox';
+import { ENGINES_OPTION, openEngineSet } from '../engines-option.js';
 
 interface DoctorArguments {
   image: string;
   json: boolean;
+  engines?: string;
 }
 
 const marks: Record<DoctorCheck['status'], string> = { ok: 'ok', warn: 'WARN', fail: 'FAIL', skip: 'skip' };
@@ -15,6 +17,7 @@ export const doctorCommand: CommandModule<object, DoctorArguments> = {
     yargs
       .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE, describe: 'Runner image to check' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
+      .option('engines', ENGINES_OPTION)
       .epilog('Exits 1 when something the default path (Docker backend + runner image) needs is missing.'),
   handler: async (argv) => {
     const report = await runDoctor({
@@ -23,8 +26,21 @@ export const doctorCommand: CommandModule<object, DoctorArguments> = {
         ? undefined
         : (check) => process.stdout.write(`${marks[check.status].padEnd(5)} ${check.name.padEnd(26)} ${check.detail}\n`),
     });
-    if (argv.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(report.isHealthy ? '\nall required checks passed\n' : '\nsome required checks did not pass (see FAIL / WARN above)\n');
-    if (!report.isHealthy) process.exitCode = 1;
+    const engineChecks = await doctorEngines(argv);
+    const isHealthy = report.isHealthy && engineChecks.every((check) => check.status === 'ok');
+    if (argv.json) process.stdout.write(`${JSON.stringify({ ...report, isHealthy, engines: engineChecks }, null, 2)}\n`);
+    else process.stdout.write(isHealthy ? '\nall required checks passed\n' : '\nsome required checks did not pass (see FAIL / WARN above)\n');
+    if (!isHealthy) process.exitCode = 1;
   },
 };
+
+/** Every engine of the engines list (--engines or agentbench.config.json): reachable, version, image, network isolation. */
+async function doctorEngines(argv: DoctorArguments): Promise<DoctorCheck[]> {
+  const engineSet = await openEngineSet(argv.engines);
+  if (engineSet === undefined) return [];
+  if (!argv.json) process.stdout.write('\nengines\n');
+  return checkEngines(engineSet, {
+    image: argv.image,
+    ...(argv.json ? {} : { onCheck: (check: DoctorCheck) => process.stdout.write(`${marks[check.status].padEnd(5)} ${check.name.padEnd(26)} ${check.detail}\n`) }),
+  });
+}

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CommandModule } from 'yargs';
-import { DEFAULT_DOCKER_IMAGE, ensureRootfs } from '@agentbench/sandbox';
+import { DEFAULT_DOCKER_IMAGE, EngineSet, ensureRootfs, pingEngine } from '@agentbench/sandbox';
 import { UsageError } from '../usage-error.js';
+import { ENGINES_OPTION, enginesArgument, pickEngine } from '../engines-option.js';
 
 // The offline build script lives in the repository's docker/ folder (src/ and dist/ are both two levels down).
 const buildScript = fileURLToPath(new URL('../../../../docker/py-runner/build-offline.sh', import.meta.url));
@@ -56,9 +57,46 @@ const exportRootfsCommand: CommandModule<object, ExportArguments> = {
   },
 };
 
+interface PushArguments {
+  image: string;
+  engine: string;
+  engines?: string;
+}
+
+const progressEveryBytes = 64 * 1024 * 1024;
+
+const pushCommand: CommandModule<object, PushArguments> = {
+  command: 'push',
+  describe: "Send the runner image from the local engine to an engine of the engines list (docker save streamed into the engine's load endpoint; no registry)",
+  builder: (yargs) =>
+    yargs
+      .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE, describe: 'Image to send' })
+      .option('engine', { type: 'string', demandOption: true, describe: 'Name of the target engine in the engines list' })
+      .option('engines', ENGINES_OPTION),
+  handler: async (argv) => {
+    const engines = await enginesArgument(argv.engines);
+    if (engines === undefined) throw new UsageError('--engine needs an engines list: pass --engines FILE or add "engines" to ./agentbench.config.json');
+    const engine = pickEngine(engines, argv.engine);
+    const engineSet = await EngineSet.open([engine]);
+    const health = await pingEngine(engineSet.engine(engine.name).docker);
+    if (!health.isUp) throw new UsageError(`engine '${engine.name}' (${engine.host}) does not answer: ${health.message}`);
+    let nextReport = progressEveryBytes;
+    const results = await engineSet.ensureImage(argv.image, {
+      onProgress: (_, { bytes }) => {
+        if (bytes < nextReport) return;
+        nextReport += progressEveryBytes;
+        process.stderr.write(`sending ${argv.image} to ${engine.name}: ${(bytes / 1e6).toFixed(0)} MB\n`);
+      },
+    });
+    const result = results.get(engine.name);
+    if (result?.status === 'sent') process.stdout.write(`sent ${argv.image} to ${engine.name}: ${(result.bytes / 1e6).toFixed(0)} MB in ${(result.durationMs / 1000).toFixed(1)} s\n`);
+    else process.stdout.write(`${argv.image} is already on ${engine.name}\n`);
+  },
+};
+
 export const imageCommand: CommandModule = {
   command: 'image <command>',
-  describe: 'Build or export the runner image',
-  builder: (yargs) => yargs.command(buildCommand as never).command(exportRootfsCommand as never).demandCommand(1),
+  describe: 'Build, export or send the runner image',
+  builder: (yargs) => yargs.command(buildCommand as never).command(exportRootfsCommand as never).command(pushCommand as never).demandCommand(1),
   handler: () => {},
 };

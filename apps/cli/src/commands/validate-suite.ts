@@ -12,6 +12,7 @@ import { UsageError } from '../usage-error.js';
 import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument } from '../output-options.js';
+import { ENGINES_OPTION, enginesArgument } from '../engines-option.js';
 
 export interface ValidateSuiteArguments {
   suite: string;
@@ -25,6 +26,7 @@ export interface ValidateSuiteArguments {
   'max-output-bytes': number | undefined;
   'artifact-budget': string | undefined;
   runtime: string | undefined;
+  engines?: string;
 }
 
 export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments> = {
@@ -43,6 +45,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .option('runtime', runtimeOption())
+      .option('engines', ENGINES_OPTION)
       .example('$0 validate-suite custom-dev', 'Validate the bundled toy suite')
       .example('$0 validate-suite custom-dev --resume artifacts/runs/2025-01-31_12-00-00__custom-dev__baseline', 'Finish an interrupted run'),
   handler: async (argv) => {
@@ -50,6 +53,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
     const runtime = runtimeArgument(argv.runtime);
+    const engines = await enginesArgument(argv.engines);
     const controller = new AbortController();
     const removeHandlers = interruptOnSignals(controller);
     // A terminal gets one status line redrawn in place; CI logs and files get one line per task.
@@ -70,6 +74,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         artifactBudget,
         ...(runtime === undefined ? {} : { runtime }),
+        ...(engines === undefined ? {} : { engines, onEngineLost: (taskId: string, reason: string) => process.stderr.write(`${taskId}: ${reason}\n`) }),
       });
     } finally {
       reporter.stop();

@@ -70,4 +70,32 @@ describe('runPlacedAttempt', () => {
     expect(result.outcome.record.result.failure_reason).toBe('TESTS_FAILED');
     expect(result.lost).toEqual([]);
   });
+
+  it('watches the engine of a sandbox failure for a while: one that stops answering soon after is the failure', async () => {
+    const dyingSocket = path.join(dir, 'dying.sock');
+    // Answers one ping, then goes away, like a dockerd that is shutting down.
+    const dying = createServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ Version: '27.0.0', ApiVersion: '1.47' }), () => {
+        dying.close();
+        dying.closeAllConnections();
+      });
+    });
+    await new Promise<void>((resolve) => dying.listen(dyingSocket, resolve));
+    const engineSet = await EngineSet.open([
+      { name: 'alive', host: `unix://${answeringSocket}`, capacity: 1 },
+      { name: 'dying', host: `unix://${dyingSocket}`, capacity: 2 },
+    ]);
+    const tried: string[] = [];
+    const result = await runPlacedAttempt({
+      engineSet,
+      dyingEngineGraceMs: 5_000,
+      attempt: async (placement) => {
+        tried.push(placement.engine);
+        return outcome(placement.engine === 'dying' ? 'SANDBOX_ERROR' : null);
+      },
+    });
+    expect(tried).toEqual(['dying', 'alive']);
+    expect(result.outcome.record.engine).toBe('alive');
+  });
 });

@@ -14,16 +14,16 @@ export interface RunPlacedAttemptOptions<Outcome extends PlacedOutcome> {
   /** Called before an attempt is run again on another engine (clear what the lost try left: workspace, logs). */
   beforeRetry?: (lost: { engine: string; reason: string; outcome: Outcome }) => Promise<void>;
   signal?: AbortSignal;
-  /** How long a sandbox failure's engine is watched for going away before the failure is called the task's. Default 8 s. */
+  /** How long a sandbox failure's engine is watched for going away before the failure is called the task's. Default 30 s. */
   dyingEngineGraceMs?: number;
 }
 
 /**
- * A stopping dockerd still answers pings for a few seconds after it killed its containers; the attempt
+ * A stopping dockerd kills its containers first and answers pings until its shutdown ends (15 s seen); the attempt
  * sees its sandbox fail first. So after a sandbox failure (the infrastructure class) the engine is asked
  * again for this long before the failure counts as the task's.
  */
-export const DYING_ENGINE_GRACE_MS = 8_000;
+export const DYING_ENGINE_GRACE_MS = 30_000;
 const RECHECK_EVERY_MS = 1_000;
 
 async function confirmHealth(engineSet: EngineSet, engine: string, graceMs: number): Promise<EngineHealth> {

@@ -46,6 +46,15 @@ export {
   type ProportionInterval,
 } from './metrics/wilson-interval.js';
 export { passAtK, passHatK, type RepeatCounts } from './metrics/pass-at-k.js';
+export { mcnemarExact, type McNemarResult } from './metrics/mcnemar-exact.js';
+export {
+  DEFAULT_BOOTSTRAP_RESAMPLES,
+  DEFAULT_BOOTSTRAP_SEED,
+  pairedBootstrapInterval,
+  type BootstrapInterval,
+  type BootstrapOptions,
+  type PairedValues,
+} from './metrics/paired-bootstrap-interval.js';
 export { meanFigure, type MeanFigure } from './metrics/mean-figure.js';
 export { countFailureReasons, type FailureCounts } from './metrics/failure-counts.js';
 export {

@@ -53,3 +53,26 @@ export {
   type ProbeOutcome,
 } from './bench/summarize-model-benchmark.js';
 export { formatBenchTable } from './bench/format-bench-table.js';
+
+// Comparing two runs (`ab compare`)
+export {
+  DEFAULT_COMPARE_ALPHA,
+  NoCommonTasksError,
+  RUN_COMPARISON_VERSION,
+  compareRuns,
+  renderComparisonHtml,
+  renderComparisonJson,
+  renderComparisonMarkdown,
+  renderComparisonSection,
+  renderComparisonText,
+  type AttemptPair,
+  type AttemptSide,
+  type ComparedRun,
+  type CompareRunsOptions,
+  type Divergence,
+  type FigureDelta,
+  type PairOutcome,
+  type RunComparison,
+  type ToolCallStep,
+  type UnpairedAttempt,
+} from './compare/index.js';

@@ -1,0 +1,61 @@
+import { FIGURE_LABELS, callText, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import type { RunComparison } from './run-comparison.js';
+
+/** Pull-request comments cap at 65,536 characters; the changed-task table stops well before. */
+export const MAX_MARKDOWN_CHANGED_ROWS = 50;
+
+/** A table cell: pipes escaped, line breaks folded, code in backticks that cannot close early. */
+function cell(text: string): string {
+  return text.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, ' ');
+}
+
+function code(text: string): string {
+  return `<code>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '&#124;').replace(/\r?\n/g, ' ')}</code>`;
+}
+
+/** `ab compare --format md`: a pull-request comment (GitHub-flavoured Markdown). */
+export function renderComparisonMarkdown(comparison: RunComparison): string {
+  const { runA, runB } = comparison;
+  const verdict = verdictLine(comparison);
+  const icon = comparison.verdict.isSignificantlyWorse ? '🔴' : comparison.verdict.isSignificantlyBetter ? '🟢' : '⚪';
+  const lines = [
+    `## AgentBench: B vs A`,
+    '',
+    `**${icon} ${verdict}**`,
+    '',
+    `- A: \`${cell(runA.folder)}\`${runA.runId === null ? '' : ` (run \`${runA.runId}\`)`}`,
+    `- B: \`${cell(runB.folder)}\`${runB.runId === null ? '' : ` (run \`${runB.runId}\`)`}`,
+    `- ${pairsLine(comparison)}`,
+    `- ${passRateLine(comparison)}`,
+    `- ${mcnemarLine(comparison)}`,
+    '',
+    '| figure | mean A | mean B | Δ mean | total A | total B | Δ total | pairs |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...comparison.figures.map(
+      (figure) =>
+        `| ${FIGURE_LABELS[figure.name]} | ${formatFigure(figure.name, figure.meanA)} | ${formatFigure(figure.name, figure.meanB)} | ${formatFigureDelta(figure.name, figure.meanDelta)} | ${formatFigure(figure.name, figure.totalA)} | ${formatFigure(figure.name, figure.totalB)} | ${formatFigureDelta(figure.name, figure.totalDelta)} | ${figure.pairs} |`,
+    ),
+  ];
+  if (comparison.divergences.length > 0) {
+    const shown = comparison.divergences.slice(0, MAX_MARKDOWN_CHANGED_ROWS);
+    lines.push(
+      '',
+      `### Changed tasks (${comparison.divergences.length})`,
+      '',
+      '| task | change | A | B | first divergence | A did | B did |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      ...shown.map((divergence) => {
+        const pair = comparison.pairs.find((item) => item.taskId === divergence.taskId && item.repeat === divergence.repeat);
+        const where = divergence.index === null ? cell(divergence.note ?? '') : `tool call ${divergence.index + 1}`;
+        const sides = divergence.index === null ? ['', ''] : [code(callText(divergence.a, 80)), code(callText(divergence.b, 80))];
+        return `| ${cell(divergence.taskId)}${divergence.repeat > 0 ? ` #${divergence.repeat + 1}` : ''} | ${divergence.outcome === 'regression' ? '❌ pass → fail' : '✅ fail → pass'} | ${cell(pair?.a.failureReason ?? pair?.a.status ?? '')} | ${cell(pair?.b.failureReason ?? pair?.b.status ?? '')} | ${where} | ${sides[0]} | ${sides[1]} |`;
+      }),
+    );
+    if (comparison.divergences.length > shown.length) lines.push('', `… and ${comparison.divergences.length - shown.length} more (see \`ab compare --format json\`).`);
+  }
+  if (comparison.tasksOnlyInA.length + comparison.tasksOnlyInB.length > 0) {
+    lines.push('', `Tasks in one run only: A ${comparison.tasksOnlyInA.length}, B ${comparison.tasksOnlyInB.length}.`);
+  }
+  lines.push('', `<sub>Significance: McNemar's exact test on the discordant pairs, alpha ${comparison.verdict.alpha}; "worse" needs p < alpha and more regressions than fixes.</sub>`);
+  return `${lines.join('\n')}\n`;
+}

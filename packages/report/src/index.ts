@@ -56,10 +56,13 @@ export { formatBenchTable } from './bench/format-bench-table.js';
 
 // Comparing two runs (`ab compare`)
 export {
+  COMPARISON_FORMATS,
   DEFAULT_COMPARE_ALPHA,
   NoCommonTasksError,
   RUN_COMPARISON_VERSION,
   compareRuns,
+  generateComparison,
+  renderComparison,
   renderComparisonHtml,
   renderComparisonJson,
   renderComparisonMarkdown,
@@ -69,8 +72,11 @@ export {
   type AttemptSide,
   type ComparedRun,
   type CompareRunsOptions,
+  type ComparisonFormat,
   type Divergence,
   type FigureDelta,
+  type GenerateComparisonOptions,
+  type GeneratedComparison,
   type PairOutcome,
   type RunComparison,
   type ToolCallStep,

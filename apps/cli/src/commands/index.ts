@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { benchModelsCommand } from './bench-models.js';
 import { cleanupCommand } from './cleanup.js';
+import { compareCommand } from './compare.js';
 import { doctorCommand } from './doctor.js';
 import { imageCommand } from './image.js';
 import { importSwebenchCommand } from './import-swebench.js';
@@ -32,6 +33,7 @@ export const commands: ReadonlyArray<CommandModule<any, any>> = [
   schemaCommand,
   scenarioCommand,
   reportCommand,
+  compareCommand,
   viewCommand,
   benchModelsCommand,
   importSwebenchCommand,

@@ -1,4 +1,5 @@
 export { DEFAULT_COMPARE_ALPHA, compareRuns, type CompareRunsOptions } from './compare-runs.js';
+export { COMPARISON_FORMATS, generateComparison, renderComparison, type ComparisonFormat, type GenerateComparisonOptions, type GeneratedComparison } from './generate-comparison.js';
 export { NoCommonTasksError } from './no-common-tasks-error.js';
 export { renderComparisonText } from './render-comparison-text.js';
 export { renderComparisonMarkdown } from './render-comparison-markdown.js';

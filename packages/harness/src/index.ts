@@ -87,6 +87,9 @@ export {
 } from './suite/validate-suite.js';
 export type { SuiteEvent, SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite/suite-types.js';
 export { formatSuiteSummary } from './suite/format-suite-summary.js';
+export { checkTaskValidity, type CheckTaskValidityOptions, type ReferenceAgentFactory } from './suite/check-task-validity.js';
+export { taskValidityVerdict, describeTaskValidity, type ValidityCounts } from './suite/task-validity-verdict.js';
+export { SUITE_VALIDITY_FILE, formatSuiteValidity, writeSuiteValidity } from './suite/suite-validity-file.js';
 export { formatDuration } from './suite/format-duration.js';
 export {
   createSuiteProgressReporter,

@@ -139,6 +139,15 @@ export {
   type RunStatus,
 } from './records/run-record.js';
 export {
+  SuiteValiditySchema,
+  TASK_VALIDITY_VERDICTS,
+  TaskValiditySchema,
+  TaskValidityVerdictSchema,
+  type SuiteValidity,
+  type TaskValidity,
+  type TaskValidityVerdict,
+} from './records/suite-validity.js';
+export {
   AgentEventSchema,
   AGENT_EVENT_TYPES,
   RunStartedEventSchema,

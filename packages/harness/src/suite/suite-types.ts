@@ -1,4 +1,4 @@
-import type { AttemptRecord, RunRecord, ValidationIssue } from '@agentbench/schemas';
+import type { AttemptRecord, RunRecord, SuiteValidity, TaskValidity, ValidationIssue } from '@agentbench/schemas';
 import type { AttemptOutcome, AttemptStage } from '../attempt/execute-attempt.js';
 
 /** How a task of a suite run ended. */
@@ -13,6 +13,8 @@ export interface SuiteTaskResult {
   outcome?: AttemptOutcome;
   /** For skipped tasks: the labels that skipped them. */
   skippedBy?: string[];
+  /** With `--oracle-runs`: the task's validity runs and verdict (when it ran in this process). */
+  validity?: TaskValidity;
 }
 
 export interface ValidateSuiteResult {
@@ -24,6 +26,8 @@ export interface ValidateSuiteResult {
   isInterrupted: boolean;
   isResumed: boolean;
   durationMs: number;
+  /** With `--oracle-runs`: what `validity.json` holds. */
+  validity?: SuiteValidity;
 }
 
 export type SuiteEvent =

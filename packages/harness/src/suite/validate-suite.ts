@@ -25,6 +25,8 @@ import { runPlacedAttempt } from '../engines/run-placed-attempt.js';
 import { snapshotGitDirectory } from '../attempt/attempt-paths.js';
 import { selectTasksToResume } from './resume-selection.js';
 import type { SuiteEvent, SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
+import { checkTaskValidity, type ReferenceAgentFactory } from './check-task-validity.js';
+import { writeSuiteValidity } from './suite-validity-file.js';
 
 /** Which workspaces a suite run keeps once a task's record is written. */
 export type WorkspaceRetention = 'all' | 'failed' | 'none';
@@ -69,6 +71,10 @@ export interface ValidateSuiteOptions {
   engines?: readonly EngineConfig[];
   /** Told when an attempt is run again because its engine stopped answering. */
   onEngineLost?: (taskId: string, reason: string) => void;
+  /** Task validity (`--oracle-runs N`): per task, N baseline runs and N runs of the reference patch; see `checkTaskValidity`. */
+  oracleRuns?: number;
+  /** Builds the agent that applies a task's reference patch (null: the task has none). Required with `oracleRuns`. */
+  referenceAgentFor?: ReferenceAgentFactory;
 }
 
 export const DEFAULT_SKIP_LABELS: readonly string[] = ['flaky'];
@@ -147,6 +153,12 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const concurrency = options.concurrency ?? defaultConcurrency();
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new ConfigurationError('concurrency (-j)', `expected a whole number of at least 1, found ${String(options.concurrency)}`);
+  }
+  if (options.oracleRuns !== undefined) {
+    if (!Number.isInteger(options.oracleRuns) || options.oracleRuns < 1) {
+      throw new ConfigurationError('oracleRuns (--oracle-runs)', `expected a whole number of at least 1, found ${String(options.oracleRuns)}`);
+    }
+    if (options.referenceAgentFor === undefined) throw new ConfigurationError('referenceAgentFor', 'needed with oracleRuns: the agent that applies a task\'s reference patch');
   }
   const tasksDir = path.resolve(options.tasksDir ?? 'tasks');
   const loadedSuite = await loadSuite(tasksDir, options.suite);
@@ -248,6 +260,20 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       appendQueue = append.catch(() => undefined);
       await append;
       const result: SuiteTaskResult = { taskId, status: statusOf(outcome.record), record: outcome.record, outcome };
+      if (options.oracleRuns !== undefined && options.referenceAgentFor !== undefined) {
+        result.validity = await checkTaskValidity(loaded, {
+          runs: options.oracleRuns,
+          runDir,
+          runId: runRecord.run_id,
+          referenceAgentFor: options.referenceAgentFor,
+          mirrors,
+          cache,
+          signal,
+          ...(createSandbox === undefined ? {} : { createSandbox }),
+          ...(options.env === undefined ? {} : { env: options.env }),
+          ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+        });
+      }
       results.set(taskId, result);
       const isKept = retention === 'all' || (retention === 'failed' && result.status !== 'valid' && result.status !== 'interrupted');
       if (!isKept) await rm(paths.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
@@ -300,6 +326,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       throw failure ?? error;
     }
     if (failure !== undefined) throw failure;
+    const validity = options.oracleRuns === undefined ? undefined : await writeSuiteValidity({ runDir, runId: runRecord.run_id, runs: options.oracleRuns, taskIds: runRecord.task_ids });
     const suiteResult: ValidateSuiteResult = {
       runDir,
       runId: runRecord.run_id,
@@ -308,6 +335,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       isInterrupted,
       isResumed: prepared.isResumed,
       durationMs: performance.now() - started,
+      ...(validity === undefined ? {} : { validity }),
     };
     options.onEvent?.({ type: 'suite-finished', result: suiteResult });
     return suiteResult;
@@ -347,6 +375,7 @@ async function startRun(options: ValidateSuiteOptions, tasksDir: string, concurr
       concurrency,
       keep_workspaces: options.keepWorkspaces ?? 'failed',
       ...(options.maxOutputBytes === undefined ? {} : { max_output_bytes: options.maxOutputBytes }),
+      ...(options.oracleRuns === undefined ? {} : { oracle_runs: options.oracleRuns }),
     },
     status: 'running',
     counts: null,

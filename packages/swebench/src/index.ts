@@ -18,4 +18,4 @@ export { DEFAULT_IMPORTED_TASK_TIMEOUT_SEC, DEFAULT_MAX_STEPS } from './tasks/bu
 export { REPOSITORY_PROFILES, type RepositoryProfile, type TestRunner } from './repositories/repository-profiles.js';
 
 // The oracle agent
-export { OracleAgent, createOracleAgent, type OracleAgentOptions } from './oracle/oracle-agent.js';
+export { OracleAgent, createOracleAgent, createOracleAgentIfAny, type OracleAgentOptions } from './oracle/oracle-agent.js';

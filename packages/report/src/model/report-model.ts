@@ -1,3 +1,5 @@
+import type { SuiteValidity } from '@agentbench/schemas';
+
 /**
  * The normalised report: every run folder's attempts and scenario runs as rows, with what the
  * page shows of each. Built from files on disk only (see `readRunFolders`); every renderer reads it.
@@ -153,6 +155,8 @@ export interface ReportSource {
   } | null;
   /** A matrix summary.json's top-level fields, when there is one. */
   matrix: Record<string, unknown> | null;
+  /** A suite run's `validity.json` (`ab validate-suite --oracle-runs N`), when there is one. */
+  validity?: SuiteValidity;
   rowCount: number;
 }
 

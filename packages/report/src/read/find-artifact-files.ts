@@ -34,9 +34,12 @@ export async function findArtifactFiles(root: string): Promise<ArtifactFiles> {
   };
   async function walk(folder: string, depth: number): Promise<void> {
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    // A suite run's `validity/` (--oracle-runs) holds the oracle and baseline reruns: its own section, not rows.
+    const isRunFolder = entries.some((entry) => entry.isFile() && entry.name === 'run.json');
     for (const entry of entries) {
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) {
+        if (isRunFolder && entry.name === 'validity') continue;
         if (depth < MAX_DEPTH && !SKIPPED_FOLDERS.has(entry.name)) await walk(full, depth + 1);
       } else if (entry.isFile()) {
         const kind = byName[entry.name];

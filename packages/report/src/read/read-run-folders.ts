@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { AttemptRecordSchema, RunRecordSchema, type AttemptRecord } from '@agentbench/schemas';
+import { AttemptRecordSchema, RunRecordSchema, SuiteValiditySchema, type AttemptRecord } from '@agentbench/schemas';
 import { RunFolderError } from '../errors/run-folder-error.js';
 import { REPORT_MODEL_VERSION, type ReadProblem, type ReportModel, type ReportRow, type ReportSource } from '../model/report-model.js';
 import { findArtifactFiles } from './find-artifact-files.js';
@@ -63,6 +63,16 @@ function dropSupersededTries(rows: RowPlan[]): void {
     return (plan.record.try ?? 1) === lastTry.get(`${plan.record.attempt_id}\u0000${plan.record.task_id}`);
   });
   rows.splice(0, rows.length, ...kept);
+}
+
+/** `validity.json` beside a suite run's run.json (written with `--oracle-runs`); optional. */
+async function readValidity(file: string, source: ReportSource, problems: ReadProblem[]): Promise<void> {
+  if (!(await isFile(file))) return;
+  const value = await readJsonFile(file, problems);
+  if (value === undefined) return;
+  const parsed = v.safeParse(SuiteValiditySchema, value);
+  if (parsed.success) source.validity = parsed.output;
+  else problems.push({ file, message: `not a valid validity record (${issueText(parsed.issues)}); skipped` });
 }
 
 async function planSource(dir: string, sourceId: string, problems: ReadProblem[]): Promise<SourcePlan> {
@@ -134,6 +144,7 @@ async function planSource(dir: string, sourceId: string, problems: ReadProblem[]
         problems.push({ file: runFile, message: `not a valid run record (${issueText(parsed.issues)}); its attempts are still read` });
       }
     }
+    await readValidity(path.join(path.dirname(runFile), 'validity.json'), source, problems);
   }
   const summaryFile = files.matrixSummaries[0];
   if (summaryFile !== undefined) {

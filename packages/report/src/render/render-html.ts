@@ -8,6 +8,7 @@ import { REPORT_STYLES } from './html-styles.js';
 import { escapeXml as escapeHtml } from './render-junit.js';
 import { isBaselineSource, resultWording, type ResultWording } from './result-wording.js';
 import { failureChart, passRateChart } from './svg-charts.js';
+import { renderValiditySection } from './render-validity-section.js';
 
 export interface HtmlReportOptions {
   /** Turns an absolute artifact path into the link the page uses. Default: relative to `baseDir`. */
@@ -136,6 +137,7 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
 <section id="summary"><h2>Summary</h2><div class="cards">${card(wording.isBaseline ? 'Baseline validation of every task' : 'All attempts', summary.overall, 'overall-card')}</div>${baselineNote(wording, summary.overall)}</section>
 <section id="charts"><h2>Charts</h2><div class="charts">${charts.join('')}</div></section>
 ${comparisonTable(model, summary)}
+${renderValiditySection(model, linkFor)}
 <section id="attempts"><h2>Attempts and scenario runs</h2>
 <div class="filters">
 <label>Search<input id="filter-text" type="search" placeholder="task, model, message"></label>

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Observation } from '@agentbench/agent-loop';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OracleAgentError } from '../errors/oracle-agent-error.js';
-import { createOracleAgent, ORACLE_REQUEST_ID } from './oracle-agent.js';
+import { createOracleAgent, createOracleAgentIfAny, ORACLE_REQUEST_ID } from './oracle-agent.js';
 
 let taskDir: string;
 beforeEach(async () => {
@@ -45,5 +45,20 @@ describe('oracle agent', () => {
     const error = await createOracleAgent({ task: { dir: taskDir, task: { id: 'toy' } } }).catch((caught: unknown) => caught);
     expect(OracleAgentError.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe(`task toy has no gold patch: ${path.join(taskDir, 'gold.patch')} not found (tasks made by \`ab import-swebench\` have one)`);
+  });
+});
+
+describe('createOracleAgentIfAny', () => {
+  it('is null for a task folder without gold.patch and the oracle when it has one', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'oracle-if-any-'));
+    try {
+      expect(await createOracleAgentIfAny({ task: { dir } })).toBeNull();
+      await writeFile(path.join(dir, 'gold.patch'), '--- a/x\n+++ b/x\n');
+      expect((await createOracleAgentIfAny({ task: { dir } }))?.name).toBe('oracle');
+      await writeFile(path.join(dir, 'gold.patch'), '  \n');
+      await expect(createOracleAgentIfAny({ task: { dir } })).rejects.toThrow('is empty');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent, AgentAction, Observation } from '@agentbench/agent-loop';
 import { OracleAgentError } from '../errors/oracle-agent-error.js';
@@ -68,3 +68,16 @@ export async function createOracleAgent(options: OracleAgentOptions = {}): Promi
 }
 
 export default createOracleAgent;
+
+/**
+ * The oracle for a task, or null when its folder has no gold patch at all (`ab validate-suite
+ * --oracle-runs` reports such a task as "no oracle"). An empty or unreadable patch still throws.
+ */
+export async function createOracleAgentIfAny(options: OracleAgentOptions & { task: { dir: string; task?: { id?: string } } }): Promise<OracleAgent | null> {
+  const file = options.goldPatchFile ?? path.join(options.task.dir, TASK_FOLDER_FILES.goldPatch);
+  const exists = await access(file).then(
+    () => true,
+    () => false,
+  );
+  return exists ? createOracleAgent(options) : null;
+}

@@ -4,10 +4,12 @@ import {
   createSuiteProgressReporter,
   defaultConcurrency,
   formatSuiteSummary,
+  formatSuiteValidity,
   interruptOnSignals,
   validateSuite,
   type WorkspaceRetention,
 } from '@agentbench/harness';
+import { createOracleAgentIfAny } from '@agentbench/swebench';
 import { UsageError } from '../usage-error.js';
 import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
@@ -27,6 +29,7 @@ export interface ValidateSuiteArguments {
   'artifact-budget': string | undefined;
   runtime: string | undefined;
   engines?: string;
+  'oracle-runs': number | undefined;
 }
 
 export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments> = {
@@ -46,10 +49,18 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .option('runtime', runtimeOption())
       .option('engines', ENGINES_OPTION)
+      .option('oracle-runs', {
+        type: 'number',
+        describe:
+          "Also check each task N times: apply its reference patch (gold.patch beside task.yaml) N times, which must pass every time, and rerun the baseline N times, which must fail every time. Tasks that do not (oracle-flaky, oracle-fails, baseline-flaky, baseline-passes, no-oracle, errored) are flagged and the command exits 1; validity.json holds the verdicts",
+      })
       .example('$0 validate-suite custom-dev', 'Validate the bundled toy suite')
+      .example('$0 validate-suite custom-dev --oracle-runs 3', 'Also check that every reference patch passes 3 times out of 3 and every baseline fails 3 times out of 3')
       .example('$0 validate-suite custom-dev --resume artifacts/runs/2025-01-31_12-00-00__custom-dev__baseline', 'Finish an interrupted run'),
   handler: async (argv) => {
     if (!Number.isInteger(argv.jobs) || argv.jobs < 1) throw new UsageError(`-j/--jobs: expected a whole number of at least 1, found ${String(argv.jobs)}`);
+    const oracleRuns = argv['oracle-runs'];
+    if (oracleRuns !== undefined && (!Number.isInteger(oracleRuns) || oracleRuns < 1)) throw new UsageError(`--oracle-runs: expected a whole number of at least 1, found ${String(oracleRuns)}`);
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
     const runtime = runtimeArgument(argv.runtime);
@@ -75,6 +86,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
         artifactBudget,
         ...(runtime === undefined ? {} : { runtime }),
         ...(engines === undefined ? {} : { engines, onEngineLost: (taskId: string, reason: string) => process.stderr.write(`${taskId}: ${reason}\n`) }),
+        ...(oracleRuns === undefined ? {} : { oracleRuns, referenceAgentFor: (task) => createOracleAgentIfAny({ task }) }),
       });
     } finally {
       reporter.stop();
@@ -82,12 +94,14 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
     }
     if (argv.json) {
       const tasks = result.tasks.map((task) => ({ task_id: task.taskId, status: task.status, failure_reason: task.record?.result.failure_reason ?? null, message: task.outcome?.message ?? null }));
-      process.stdout.write(`${JSON.stringify({ run_dir: result.runDir, run: result.runRecord, tasks }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ run_dir: result.runDir, run: result.runRecord, tasks, ...(result.validity === undefined ? {} : { validity: result.validity }) }, null, 2)}\n`);
     } else {
       process.stdout.write(formatSuiteSummary(result, { suite: argv.suite, resumeCommand: `ab validate-suite ${argv.suite} --tasks ${argv.tasks} --resume ${result.runDir}` }));
+      if (result.validity !== undefined) process.stdout.write(formatSuiteValidity(result.validity));
       process.stdout.write(`${await runDiskUseLine(result.runDir, artifactBudget)}\n`);
     }
-    const isAllValid = result.tasks.every((task) => task.status === 'valid' || task.status === 'skipped');
+    // With --oracle-runs a flagged task fails the command too: it is never kept silently.
+    const isAllValid = result.tasks.every((task) => task.status === 'valid' || task.status === 'skipped') && (result.validity === undefined || result.validity.valid === result.validity.total);
     process.exitCode = result.isInterrupted ? EXIT_CODE_INTERRUPTED : isAllValid ? 0 : 1;
   },
 };

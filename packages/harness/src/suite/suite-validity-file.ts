@@ -52,7 +52,9 @@ export async function writeSuiteValidity(options: { runDir: string; runId: strin
 export function formatSuiteValidity(validity: SuiteValidity): string {
   const lines = [`${validity.valid} of ${validity.total} tasks valid (baseline fails every time, oracle passes every time; ${validity.oracle_runs} run${validity.oracle_runs === 1 ? '' : 's'} of each)`];
   for (const task of validity.tasks) {
-    if (task.verdict !== 'valid') lines.push(`  ${task.task_id}: ${task.verdict.replaceAll('_', '-')}: ${task.message}`);
+    if (task.verdict === 'valid') continue;
+    const reasons = task.reasons.length === 0 ? '' : ` (${task.reasons.slice(0, 4).join('; ')}${task.reasons.length > 4 ? `; ${task.reasons.length - 4} more` : ''})`;
+    lines.push(`  ${task.task_id}: ${task.verdict.replaceAll('_', '-')}: ${task.message}${reasons}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listManagedContainers } from '@agentbench/sandbox';
+import type { SuiteValidity } from '@agentbench/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { runHarnessCli } from './harness-commands.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const skipReason = dockerSkipReason('validate-suite-oracle.docker.test.ts');
+
+// The scripted agent's fix of toy_fail_pytest (its task.yaml): a reference patch that passes.
+const MEDIAN_FIX = `--- a/src/toy_calc/stats.py
++++ b/src/toy_calc/stats.py
+@@ -15,5 +15,8 @@ def median(values):
+     """
+     if not values:
+         raise ValueError("median() of an empty sequence")
+-    middle = len(values) // 2
+-    return values[middle]
++    ordered = sorted(values)
++    middle = len(ordered) // 2
++    if len(ordered) % 2 == 1:
++        return ordered[middle]
++    return (ordered[middle - 1] + ordered[middle]) / 2
+`;
+// A reference patch that applies but fixes nothing: it rewords toy_one_liner's module docstring, clamp() stays wrong.
+const NOT_A_FIX = [
+  '--- a/src/toy_calc/bounds.py',
+  '+++ b/src/toy_calc/bounds.py',
+  '@@ -1,3 +1,3 @@',
+  '-"""Keeping numbers inside a range."""',
+  '+"""Keeping numbers inside a range (this patch does not fix clamp)."""',
+  ' ',
+  ' ',
+  '',
+].join('\n');
+
+/** Copies a bundled toy task into the scratch suite, with its repository URL made absolute. */
+async function copyTask(suiteDir: string, taskId: string, goldPatch: string | undefined): Promise<void> {
+  const source = await readFile(path.join(repoRoot, 'tasks/custom-dev', taskId, 'task.yaml'), 'utf8');
+  const target = path.join(suiteDir, taskId);
+  await mkdir(target, { recursive: true });
+  // A loaded machine (two cores shared) can take over a minute for pip install: the validity verdict is under test here, not the clock.
+  const task = source.replace('url: ../../../fixtures/repos/toy_repo.git', `url: ${path.join(repoRoot, 'fixtures/repos/toy_repo.git')}`).replaceAll('timeout_sec: 60', 'timeout_sec: 300');
+  await writeFile(path.join(target, 'task.yaml'), task);
+  if (goldPatch !== undefined) await writeFile(path.join(target, 'gold.patch'), goldPatch);
+}
+
+describe.skipIf(skipReason !== undefined)('ab validate-suite --oracle-runs in real Docker', () => {
+  let scratch: string;
+  let runId: string | undefined;
+  beforeAll(async () => {
+    execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
+    scratch = await mkdtemp(path.join(tmpdir(), 'ab-cli-oracle-runs-'));
+    const suiteDir = path.join(scratch, 'tasks', 'oracle-check');
+    await copyTask(suiteDir, 'toy_fail_pytest', MEDIAN_FIX);
+    await copyTask(suiteDir, 'toy_one_liner', NOT_A_FIX);
+  });
+  afterAll(async () => {
+    const left = runId === undefined ? [] : await listManagedContainers({ runId });
+    await rm(scratch, { recursive: true, force: true });
+    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
+  });
+
+  it('keeps the task whose reference patch passes twice and flags the one whose patch never fixes it', async () => {
+    const run = await runHarnessCli(['validate-suite', 'oracle-check', '--tasks', path.join(scratch, 'tasks'), '--out', path.join(scratch, 'out'), '--oracle-runs', '2', '-j', '2']);
+    expect(run.stdout).toContain('1 of 2 tasks valid (baseline fails every time, oracle passes every time; 2 runs of each)');
+    expect(run.stdout).toContain('  toy_one_liner: oracle-fails: oracle passed 0/2, baseline failed 2/2: the reference patch never passed the tests (oracle 1: ');
+    // A flagged task fails the command even though both baselines are valid.
+    expect(run.exitCode).toBe(1);
+    const runDir = /run: (.+)\n/.exec(run.stdout)?.[1] as string;
+    const validity = JSON.parse(await readFile(path.join(runDir, 'validity.json'), 'utf8')) as SuiteValidity;
+    runId = validity.run_id;
+    expect(validity).toMatchObject({ oracle_runs: 2, valid: 1, total: 2 });
+    const byTask = Object.fromEntries(validity.tasks.map((task) => [task.task_id, task]));
+    expect(byTask['toy_fail_pytest']).toMatchObject({ verdict: 'valid', oracle_passes: 2, oracle_runs: 2, baseline_failures: 2, errored_runs: 0 });
+    expect(byTask['toy_one_liner']).toMatchObject({ verdict: 'oracle_fails', oracle_passes: 0, oracle_runs: 2, baseline_failures: 2 });
+    // The oracle's apply_patch refuses this patch (AGENT_GAVE_UP), where git apply --check accepts it: either way it is no fix.
+    expect(byTask['toy_one_liner']?.reasons).toHaveLength(2);
+    expect(byTask['toy_one_liner']?.reasons.every((reason) => /^oracle [12]: (TESTS_FAILED|AGENT_GAVE_UP)$/.test(reason))).toBe(true);
+    // Every run left its records; no workspace is kept.
+    for (const task of validity.tasks) {
+      expect(task.run_folders).toHaveLength(4);
+      for (const folder of task.run_folders) expect(existsSync(path.join(runDir, folder, 'workspace'))).toBe(false);
+    }
+    const baselines = (await readFile(path.join(runDir, 'validity', 'toy_fail_pytest', 'attempts.jsonl'), 'utf8')).trim().split('\n');
+    expect(baselines).toHaveLength(2);
+  }, 600_000);
+});

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import type { Argv, CommandModule } from 'yargs';
-import { detectFileKind } from '@agentbench/schemas';
+import { detectFileKind, readInputFile } from '@agentbench/schemas';
 import {
   applyEnvironment,
   formatMatrixDryRun,
@@ -94,8 +93,9 @@ function printRunEvent(event: ScenarioRunEvent, isVerbose: boolean, prefix = '')
  * lacks; say which command runs it instead. Known by its name (`*.matrix.yaml`) or top-level keys.
  */
 async function refuseMatrixFile(file: string): Promise<void> {
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return; // runScenario reports a missing or unreadable file.
+  // The one bounded reader: a FIFO or a device is refused by kind, never read (it would block).
+  const { text } = await readInputFile(file);
+  if (text === undefined) return; // runScenario reports a missing, unreadable or refused file.
   let kind: ReturnType<typeof detectFileKind>;
   try {
     kind = detectFileKind(file, text);

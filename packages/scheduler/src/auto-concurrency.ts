@@ -1,3 +1,4 @@
+import { abortableDelay } from './abortable-delay.js';
 import { freemem } from 'node:os';
 import { checkLimit } from './key-slots.js';
 import type { AdmitContext } from './run-scheduled.js';
@@ -40,18 +41,6 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * `-j auto`: the scheduler's `admit` hook that grows concurrency while the host keeps up. It
@@ -87,7 +76,7 @@ export class AutoConcurrency {
       recentCreates: options.recentCreates ?? 4,
       failureWindow: options.failureWindow ?? 8,
       pollMs: options.pollMs ?? 500,
-      sleep: options.sleep ?? defaultSleep,
+      sleep: options.sleep ?? abortableDelay,
     };
   }
 

@@ -10,3 +10,4 @@ export {
   type AutoConcurrencyOptions,
   type HoldReason,
 } from './auto-concurrency.js';
+export { abortableDelay } from './abortable-delay.js';

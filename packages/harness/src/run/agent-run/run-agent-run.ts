@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
-import { AutoConcurrency, runScheduled, type AutoConcurrencyOptions } from '@agentbench/scheduler';
+import { abortableDelay, AutoConcurrency, runScheduled, type AutoConcurrencyOptions } from '@agentbench/scheduler';
 import {
   ConfigurationError,
   HARNESS_VERSION,
@@ -228,19 +228,6 @@ function plannedAttempts(plan: RunPlan, tasks: readonly LoadedTask[], runDir: st
 function outcomeOf(record: AttemptRecord): 'passed' | 'failed' | 'errored' {
   if (record.errored === true) return 'errored';
   return record.result.passed ? 'passed' : 'failed';
-}
-
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**

@@ -31,3 +31,12 @@ export function relativeToRun(runDir: string, target: string): string {
 export function snapshotGitDirectory(workspaceDir: string): string {
   return path.join(path.dirname(workspaceDir), `.${path.basename(workspaceDir)}.snapshots.git`);
 }
+
+/**
+ * Where the clone stage lets git fill the repository before moving it into the workspace: beside
+ * the workspace (so on its file system: the move is a rename), never inside it, because a sandbox
+ * pool's hand-out moves the workspace folder and nothing may write into it meanwhile.
+ */
+export function cloneStagingDirectory(workspaceDir: string): string {
+  return path.join(path.dirname(workspaceDir), `.${path.basename(workspaceDir)}.clone`);
+}

@@ -108,6 +108,7 @@ export {
   createDockerSandboxPool,
   DockerWarmSource,
   type SandboxPoolOptions,
+  type SandboxPoolStats,
   type PoolKey,
   type PoolKeyDecision,
   type WarmSandboxSource,

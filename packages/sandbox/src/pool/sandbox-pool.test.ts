@@ -146,7 +146,7 @@ describe('SandboxPool', () => {
     await pool.dispose();
   });
 
-  it('serves a different key cold and a spec it cannot key cold, with the reason', async () => {
+  it('serves a different key cold and a spec it cannot key cold, with the reason, and counts warm and cold takes', async () => {
     const source = new FakeSource();
     const notes: string[] = [];
     const pool = new SandboxPool(source, { size: 1, onDebug: (note) => notes.push(note) });
@@ -155,6 +155,11 @@ describe('SandboxPool', () => {
     expect((await pool.take({ image, mountWorkspace: '/tmp/x' })).isCold).toBe(true);
     expect(notes.join('\n')).toMatch(/mounted workspaces are not served warm here; creating the sandbox cold/);
     expect(await pool.readyCount({ image })).toBe(1);
+    expect((await pool.take({ image })).isCold).toBe(false);
+    const stats = pool.stats();
+    expect({ warmTakes: stats.warmTakes, coldTakes: stats.coldTakes }).toEqual({ warmTakes: 1, coldTakes: 2 });
+    expect(stats.recentTakeMs).toHaveLength(3);
+    expect(stats.recentTakeMs.every((ms) => ms >= 0)).toBe(true);
     await pool.dispose();
   });
 

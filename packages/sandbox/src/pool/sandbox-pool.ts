@@ -21,6 +21,19 @@ export interface SandboxPoolOptions {
   id?: string;
 }
 
+/** Takes kept for `stats().recentTakeMs`: enough for a suite's median, bounded for a long-lived embedder. */
+const RECENT_TAKES_KEPT = 1000;
+
+/** What a pool handed out so far. */
+export interface SandboxPoolStats {
+  /** Takes served by a warm sandbox. */
+  warmTakes: number;
+  /** Takes created cold (nothing warm ready, or a spec the pool cannot serve warm). */
+  coldTakes: number;
+  /** Request → sandbox ready, in ms, of the last 1000 takes that succeeded (warm and cold), oldest first. */
+  recentTakeMs: number[];
+}
+
 /**
  * Started sandboxes kept warm (executor ready, empty workspace), handed out by `take` with the
  * spec's workspace put in. Keyed by what cannot change after a start (see `poolKeyOf`); bounded in
@@ -41,6 +54,8 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   private readonly starting = new Map<string, Set<Promise<void>>>();
   private readonly memoryOfKey = new Map<string, number>();
   private readonly refillFailures = new Map<string, SandboxError>();
+  private readonly counts = { warmTakes: 0, coldTakes: 0 };
+  private readonly recentTakeMs: number[] = [];
   private isDisposed = false;
 
   constructor(source: WarmSandboxSource<Warm, Made>, options: SandboxPoolOptions = {}) {
@@ -63,6 +78,11 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
     if (spec === undefined) return [...this.ready.values()].reduce((total, list) => total + list.length, 0);
     const decision = await this.source.keyOf(spec);
     return decision.isPoolable ? (this.ready.get(decision.key.id)?.length ?? 0) : 0;
+  }
+
+  /** How many takes were warm and cold, and how long they took. */
+  stats(): SandboxPoolStats {
+    return { ...this.counts, recentTakeMs: [...this.recentTakeMs] };
   }
 
   /** Memory the warm sandboxes hold and those being started will hold (see `maxMemoryBytes`). */
@@ -91,10 +111,11 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
    */
   async take(spec: SandboxSpec = {}): Promise<Made> {
     this.assertOpen();
+    const requested = performance.now();
     const decision = await this.source.keyOf(spec);
     if (!decision.isPoolable) {
       this.onDebug?.(`sandbox pool ${this.id}: ${decision.reason}; creating the sandbox cold`);
-      return this.source.createCold(spec);
+      return this.counted('coldTakes', requested, await this.source.createCold(spec));
     }
     const { key } = decision;
     this.throwRefillFailure(key.id);
@@ -102,13 +123,13 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
     if (warm === undefined) {
       this.onDebug?.(`sandbox pool ${this.id}: no warm sandbox ready for ${describeKey(key)}; creating one cold`);
       try {
-        return await this.source.createCold(spec);
+        return this.counted('coldTakes', requested, await this.source.createCold(spec));
       } finally {
         this.refill(key);
       }
     }
     try {
-      return await this.source.claim(warm, spec);
+      return this.counted('warmTakes', requested, await this.source.claim(warm, spec));
     } catch (error) {
       await this.source.disposeWarm(warm).catch(() => undefined);
       throw error;
@@ -130,6 +151,13 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
+  }
+
+  private counted(kind: 'warmTakes' | 'coldTakes', requested: number, sandbox: Made): Made {
+    this.counts[kind] += 1;
+    this.recentTakeMs.push(performance.now() - requested);
+    if (this.recentTakeMs.length > RECENT_TAKES_KEPT) this.recentTakeMs.shift();
+    return sandbox;
   }
 
   private refill(key: PoolKey): void {

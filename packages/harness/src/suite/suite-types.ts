@@ -1,5 +1,6 @@
 import type { AttemptRecord, RunRecord, SuiteValidity, TaskValidity, ValidationIssue } from '@agentbench/schemas';
 import type { AttemptOutcome, AttemptStage } from '../attempt/execute-attempt.js';
+import type { SandboxPoolStats } from '@agentbench/sandbox';
 
 /** How a task of a suite run ended. */
 export type SuiteTaskStatus = 'valid' | 'invalid' | 'errored' | 'interrupted' | 'skipped' | 'not_run';
@@ -28,6 +29,8 @@ export interface ValidateSuiteResult {
   durationMs: number;
   /** With `--oracle-runs`: what `validity.json` holds. */
   validity?: SuiteValidity;
+  /** What the run's pool of warm sandboxes handed out (absent: the run had no pool). */
+  sandboxPool?: SandboxPoolStats;
 }
 
 export type SuiteEvent =

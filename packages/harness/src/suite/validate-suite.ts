@@ -4,13 +4,14 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type EngineConfig, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
-import { createDockerSandboxPool, DEFAULT_DOCKER_IMAGE, NetworkHolderPool, removeManagedContainers, type EngineSet } from '@agentbench/sandbox';
+import { DEFAULT_DOCKER_IMAGE, NetworkHolderPool, removeManagedContainers, type EngineSet } from '@agentbench/sandbox';
 import { runScheduled } from '@agentbench/scheduler';
 import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
-import { createDockerSandbox, pooledSandboxFactory, withRuntime, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { createDockerSandbox, withRuntime, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { startRunSandboxPool, type RunSandboxPool } from '../run/run-sandbox-pool.js';
 import { ConfigurationError } from '@agentbench/schemas';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
@@ -75,6 +76,10 @@ export interface ValidateSuiteOptions {
   oracleRuns?: number;
   /** Builds the agent that applies a task's reference patch (null: the task has none). Required with `oracleRuns`. */
   referenceAgentFor?: ReferenceAgentFactory;
+  /** Warm sandboxes the run's pool keeps at most (0: every sandbox is created cold). Default: the concurrency. No pool with `createSandbox`, `runtime` or `engines`. */
+  sandboxPoolSize?: number;
+  /** Debug notes of the run's sandbox pool (a sandbox created cold, and why). */
+  onDebug?: (message: string) => void;
 }
 
 export const DEFAULT_SKIP_LABELS: readonly string[] = ['flaky'];
@@ -174,21 +179,21 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const prepared = options.resumeDir === undefined ? await startRun(options, tasksDir, concurrency, loadedSuite.tasks) : await resumeRun(options, byId);
   const { runDir, runRecord, skipLabels, finished } = prepared;
   const lockFile = path.join(runDir, 'run.lock');
-  // Sandboxes come from a warm pool, cold creates joining a network holder started while the current
-  // tasks run. The attempt mounts its workspace while git is still filling it (clone.ts starts the
-  // sandbox during the clone), so no mount slots are given: moving a folder git writes into is a race
-  // (seen: ENOTEMPTY). Mounted specs are therefore created cold until the clone stage takes its sandbox
-  // before git writes; then `mountSlotsDir: path.join(runDir, '.sandbox-pool')` serves them warm.
-  // A sandbox under another runtime cannot join a holder (made by runc), and a holder belongs to one
-  // engine: no pools then.
+  // Sandboxes come from a warm pool (mounted workspaces through mount slots in the run folder: the
+  // clone stage asks for the sandbox before git writes), cold creates joining a network holder started
+  // while the current tasks run. No pools under another runtime (a holder is made by runc; the pool's
+  // sandboxes would be too), with several engines (a pool and a holder belong to one engine) or with a
+  // caller's createSandbox (the caller makes the sandboxes): the cold path then, as before.
   const networkHolders =
     options.createSandbox === undefined && options.runtime === undefined && engineSet === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
-  const sandboxPool =
-    networkHolders === undefined ? undefined : createDockerSandboxPool({ size: concurrency, labels: { runId: runRecord.run_id, taskId: 'sandbox-pool' }, networkHolders });
-  const pooled = options.createSandbox ?? (sandboxPool === undefined ? undefined : pooledSandboxFactory(sandboxPool));
-  const createSandbox = options.runtime === undefined ? pooled : withRuntime(pooled ?? createDockerSandbox, options.runtime);
+  let sandboxPool: RunSandboxPool | undefined;
 
   try {
+    if (networkHolders !== undefined) {
+      sandboxPool = await startRunSandboxPool({ runDir, runId: runRecord.run_id, size: options.sandboxPoolSize ?? concurrency, networkHolders, ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }) });
+    }
+    const pooled = options.createSandbox ?? sandboxPool?.createSandbox;
+    const createSandbox = options.runtime === undefined ? pooled : withRuntime(pooled ?? createDockerSandbox, options.runtime);
     const attemptsFile = path.join(runDir, 'attempts.jsonl');
     const results = new Map<string, SuiteTaskResult>();
     const skipped: Array<{ taskId: string; labels: string[] }> = [];
@@ -336,11 +341,12 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       isResumed: prepared.isResumed,
       durationMs: performance.now() - started,
       ...(validity === undefined ? {} : { validity }),
+      ...(sandboxPool === undefined ? {} : { sandboxPool: sandboxPool.stats() }),
     };
     options.onEvent?.({ type: 'suite-finished', result: suiteResult });
     return suiteResult;
   } finally {
-    await sandboxPool?.dispose().catch(() => undefined);
+    await sandboxPool?.dispose();
     await networkHolders?.dispose();
     // Every engine that answers loses what the run left (a container whose removal failed while its engine was away).
     await engineSet?.removeManagedContainers({ runId: runRecord.run_id });

@@ -17,6 +17,7 @@ import {
   type ValidationIssue,
 } from '@agentbench/schemas';
 import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
+import type { SandboxPoolStats } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
 import { runAgentAttempt } from '../../agent-attempt/run-agent-attempt.js';
 import { createDockerSandbox, type SandboxFactory } from '../../attempt/sandbox-factory.js';
@@ -29,6 +30,8 @@ import { appendAttemptRecord, dropTornLine, readAttemptRecords } from '../attemp
 import { RUN_DIRECTORY_MODE } from '../run-directory.js';
 import { attemptTryState, isInfraFailure, markErrored, retryDelayMs, triesByAttempt } from './attempt-tries.js';
 import { removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
+import type { RunSandboxPool } from '../run-sandbox-pool.js';
+import { agentRunSandboxPool } from './agent-run-sandbox-pool.js';
 import { acquireRunLock } from './run-lock.js';
 import { assertSamePlan } from './run-plan-check.js';
 import { RunProgressCounter, type AgentRunProgress } from './run-progress.js';
@@ -120,6 +123,8 @@ export interface AgentRunOptions {
   onProgress?: (event: AgentRunEvent) => void;
   /** Aborting stops new tries and interrupts the running ones; a resume finishes the run. */
   signal?: AbortSignal;
+  /** Warm sandboxes the run's pool keeps at most (0: every sandbox is created cold). Default: two per attempt in flight. See agentRunSandboxPool. */
+  sandboxPoolSize?: number;
 }
 
 export type AgentRunEvent =
@@ -149,6 +154,8 @@ export interface AgentRunResult {
   progress: AgentRunProgress;
   /** Every attempt has its final try. */
   isComplete: boolean;
+  /** What the run's pool of warm sandboxes handed out (absent: the run had no pool). */
+  sandboxPool?: SandboxPoolStats;
 }
 
 const RUN_FILE = 'run.json';
@@ -268,6 +275,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   await mkdir(path.dirname(runDir), { recursive: true });
   await mkdir(runDir, { recursive: true, mode: RUN_DIRECTORY_MODE });
   const lock = await acquireRunLock(runDir);
+  let sandboxPool: RunSandboxPool | undefined;
   try {
     // A run killed with kill -9 left its sandboxes running: they go before its attempts run again.
     if (lock.takenOverFrom !== undefined && options.engineFor === undefined && options.runAttempt === undefined) await removeOrphanedSandboxes(lock.takenOverFrom);
@@ -309,13 +317,14 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     let appending: Promise<void> = Promise.resolve();
     const append = (record: AttemptRecord): Promise<void> => (appending = appending.then(() => appendAttemptRecord(attemptsFile, record)));
     const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan));
+    sandboxPool = await agentRunSandboxPool(options, { runDir, runId: runRecord.run_id, concurrency });
 
     const runOne = async (attempt: PlannedAttempt, signal: AbortSignal): Promise<void> => {
       const recorded = tries.get(attempt.attemptId) ?? [];
       let state = attemptTryState(recorded, plan.retries);
       let lastWasInfra = false;
       const engine = options.engineFor?.(attempt);
-      const baseFactory = engine?.createSandbox ?? options.createSandbox ?? createDockerSandbox;
+      const baseFactory = engine?.createSandbox ?? options.createSandbox ?? sandboxPool?.createSandbox ?? createDockerSandbox;
       const createSandbox: SandboxFactory = auto === undefined ? baseFactory : async (spec) => {
         const started = performance.now();
         try {
@@ -397,8 +406,10 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       status: isComplete ? 'completed' : 'interrupted',
       counts: { total: progress.total, passed: progress.passed, failed: progress.failed, errored: progress.errored, skipped: progress.total - progress.done },
     });
-    return { outDir: runDir, plan, runs: plan.runs, taskCount: tasks.length, entries: [...entries.values()], progress, isComplete };
+    return { outDir: runDir, plan, runs: plan.runs, taskCount: tasks.length, entries: [...entries.values()], progress, isComplete, ...(sandboxPool === undefined ? {} : { sandboxPool: sandboxPool.stats() }) };
   } finally {
+    // On every exit (an abort by Ctrl-C included): the warm sandboxes and the mount slots go.
+    await sandboxPool?.dispose();
     await lock.release();
   }
 }

@@ -1,0 +1,61 @@
+import { rm } from 'node:fs/promises';
+import { totalmem } from 'node:os';
+import path from 'node:path';
+import { createDockerSandboxPool, type NetworkHolderPool, type SandboxPoolStats } from '@agentbench/sandbox';
+import { ConfigurationError } from '@agentbench/schemas';
+import { pooledSandboxFactory, type SandboxFactory } from '../attempt/sandbox-factory.js';
+
+/** The run folder's subfolder of empty workspaces warm sandboxes mount (see MountSlot): inside the run, so on its workspaces' file system. */
+export const SANDBOX_POOL_FOLDER = '.sandbox-pool';
+
+export interface RunSandboxPoolOptions {
+  runDir: string;
+  /** On the warm sandboxes' labels, so `ab cleanup --run-id` and `ab doctor` find them. */
+  runId: string;
+  /** Warm sandboxes kept at most over all keys; 0 keeps none (every sandbox is created cold). */
+  size: number;
+  /** Network holders the pool's cold creates join. */
+  networkHolders?: NetworkHolderPool;
+  /** Debug notes of the pool (a take served cold, and why). */
+  onDebug?: (message: string) => void;
+}
+
+/** The warm Docker sandboxes of one run (a suite, an `ab run`): its attempts' factory, what it handed out, and its end. */
+export interface RunSandboxPool {
+  /** Takes from the pool: warm when one is ready for the spec, else created cold. */
+  readonly createSandbox: SandboxFactory;
+  stats(): SandboxPoolStats;
+  /** Removes the warm sandboxes and the mount slots; never throws (a removal that fails is left to `ab cleanup`). */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A pool of warm sandboxes for the attempts of a run on the local Docker engine. The attempts mount
+ * their workspaces (`<runDir>/workspace/...`), so the pool's mount slots live in the run folder too
+ * (`.sandbox-pool`, same file system, removed at the end). Bounded by `size` and by the host's memory
+ * (each warm sandbox counted at its memory limit).
+ */
+export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promise<RunSandboxPool> {
+  if (!Number.isInteger(options.size) || options.size < 0) {
+    throw new ConfigurationError('sandboxPoolSize', `expected a whole number of warm sandboxes ≥ 0, found ${String(options.size)}`);
+  }
+  const mountSlotsDir = path.join(options.runDir, SANDBOX_POOL_FOLDER);
+  // A run killed before its end left its slots: empty folders of ours.
+  await rm(mountSlotsDir, { recursive: true, force: true });
+  const pool = createDockerSandboxPool({
+    size: options.size,
+    maxMemoryBytes: totalmem(),
+    labels: { runId: options.runId, taskId: 'sandbox-pool' },
+    mountSlotsDir,
+    ...(options.networkHolders === undefined ? {} : { networkHolders: options.networkHolders }),
+    ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
+  });
+  return {
+    createSandbox: pooledSandboxFactory(pool),
+    stats: () => pool.stats(),
+    dispose: async () => {
+      await pool.dispose().catch(() => undefined);
+      await rm(mountSlotsDir, { recursive: true, force: true }).catch(() => undefined);
+    },
+  };
+}

@@ -11,6 +11,7 @@
 // Imports the built package (../dist/index.js); AGENTBENCH_SANDBOX_MODULE may point at another build.
 import { fileURLToPath } from 'node:url';
 import Dockerode from 'dockerode';
+import { measureEngineFloor } from './engine-floor.mjs';
 
 const image = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const toyRepo = fileURLToPath(new URL('../../../fixtures/toy_repo', import.meta.url));
@@ -58,20 +59,7 @@ export async function runPoolBench({ takes = 20, colds = 10, log = console.log }
   const figures = {};
   try {
     // The engine's floor: create+start of a bare container from the same image.
-    const floor = [];
-    for (let run = 0; run < colds; run += 1) {
-      const started = performance.now();
-      const raw = await docker.createContainer({
-        Image: image,
-        Entrypoint: ['sleep'],
-        Cmd: ['infinity'],
-        Labels: { 'dev.agentbench.managed': 'true', 'dev.agentbench.run-id': runId, 'dev.agentbench.task-id': 'bench-floor' },
-        HostConfig: { Init: true, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], NetworkMode: 'none' },
-      });
-      await raw.start();
-      floor.push(performance.now() - started);
-      await raw.remove({ force: true });
-    }
+    const { starts: floor } = await measureEngineFloor({ docker, image, runId, runs: colds });
     figures.engineFloor = summary(floor);
 
     // Cold: create (executor start, workspace copy) → first command.

@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import Dockerode from 'dockerode';
+import { measureEngineFloor } from './engine-floor.mjs';
 
 const defaultImage = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const targets = { medianMs: 15, bwrapMedianMs: 12, commandsPerSecond: 100, startMs: 400 };
@@ -142,20 +143,7 @@ export async function runSandboxBench({ log = console.log, runs = 200, image = d
     } finally {
       await pool.dispose();
     }
-    const rawStarts = [];
-    const lifecycles = await timeEach(10, async () => {
-      const started = performance.now();
-      const raw = await docker.createContainer({
-        Image: image,
-        Entrypoint: ['sleep'],
-        Cmd: ['infinity'],
-        Labels: { 'dev.agentbench.managed': 'true', 'dev.agentbench.run-id': runId, 'dev.agentbench.task-id': 'bench-raw' },
-        HostConfig: { Init: true, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], NetworkMode: 'none' },
-      });
-      await raw.start();
-      rawStarts.push(performance.now() - started);
-      await raw.remove({ force: true });
-    });
+    const { starts: rawStarts, lifecycles } = await measureEngineFloor({ docker, image, runId, runs: 10, taskId: 'bench-raw' });
     figures.rawContainerStart = summary(rawStarts);
     figures.rawContainerLifecycle = summary(lifecycles);
 

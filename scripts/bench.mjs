@@ -16,6 +16,7 @@ const benches = [
   'packages/harness/bench/harness.bench.mjs',
   'packages/harness/bench/snapshots.bench.mjs',
   'packages/harness/bench/run-scale.bench.mjs',
+  'packages/harness/bench/suite-pool.bench.mjs',
   'packages/scenario-runner/bench/scenario.bench.mjs',
   'packages/report/bench/report-scale.bench.mjs',
   'apps/cli/bench/bad-inputs.bench.mjs',

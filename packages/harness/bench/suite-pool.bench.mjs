@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Benchmark of warm sandboxes at the level of a run: the same small `ab run` (the scripted agent on
+// the custom-dev toy tasks toy_fail_pytest and toy_one_liner, two repeats each: 4 attempts at -j 2,
+// real Docker) with the run's sandbox pool, and without it (`sandboxPoolSize: 0`: every sandbox
+// created cold, the baseline), in one process. Each attempt takes two sandboxes (its own and its
+// verdict's). Prints per run: wall time, the median and p95 time from request to sandbox ready
+// (the pool's own count, warm and cold alike), warm and cold takes, and the attempts that passed
+// (a setup that timed out on a loaded machine shows there, not as a faster run). Reports, always
+// exits 0; leaves no container behind.
+//
+//   node packages/harness/bench/suite-pool.bench.mjs [--runs 2]
+//
+// Imports the built package: `pnpm --filter @agentbench/harness build` first.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
+import { loadTask } from '@agentbench/schemas';
+import { RepoCache, runAgentRun } from '../dist/index.js';
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const TASK_IDS = ['toy_fail_pytest', 'toy_one_liner'];
+
+function argument(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  if (index === -1) return fallback;
+  const value = Number(process.argv[index + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name}: expected a whole number ≥ 1, found ${process.argv[index + 1]}`);
+  return value;
+}
+
+function percentile(values, fraction) {
+  const sorted = [...values].sort((left, right) => left - right);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
+}
+
+function ms(value) {
+  return Number.isNaN(value) ? '-' : `${value.toFixed(1)} ms`;
+}
+
+async function measuredRun({ name, tasks, runs, cache, scratch, sandboxPoolSize }) {
+  const outDir = path.join(scratch, name);
+  const started = performance.now();
+  const result = await runAgentRun({ tasks, runs, variant: 'scripted', concurrency: 2, retries: 0, mirrors: [], cache, outDir, ...(sandboxPoolSize === undefined ? {} : { sandboxPoolSize }) });
+  const wallMs = performance.now() - started;
+  const records = readFileSync(path.join(outDir, 'attempts.jsonl'), 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+  const runId = JSON.parse(readFileSync(path.join(outDir, 'run.json'), 'utf8')).run_id;
+  const takes = result.sandboxPool?.recentTakeMs ?? [];
+  return {
+    name,
+    wallMs,
+    readyMedian: percentile(takes, 0.5),
+    readyP95: percentile(takes, 0.95),
+    warmTakes: result.sandboxPool?.warmTakes ?? 0,
+    coldTakes: result.sandboxPool?.coldTakes ?? 0,
+    passed: records.filter((record) => record.result.passed).length,
+    attempts: records.length,
+    reasons: [...new Set(records.map((record) => record.result.failure_reason).filter((reason) => reason !== null))],
+    runIds: [runId, ...records.map((record) => record.run_id)],
+  };
+}
+
+export async function runSuitePoolBench({ runs = 2, log = console.log } = {}) {
+  execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
+  const tasks = await Promise.all(TASK_IDS.map((id) => loadTask(path.join(repositoryRoot, 'tasks/custom-dev', id, 'task.yaml'))));
+  const scratch = mkdtempSync(path.join(tmpdir(), 'suite-pool-bench-'));
+  const cache = new RepoCache({ directory: path.join(scratch, 'cache') });
+  const figures = [];
+  try {
+    // Cold first: the warm run then cannot owe its speed to a page cache the cold one filled.
+    figures.push(await measuredRun({ name: 'without pool (every sandbox cold)', tasks, runs, cache, scratch, sandboxPoolSize: 0 }));
+    figures.push(await measuredRun({ name: 'with the run’s pool (default size)', tasks, runs, cache, scratch }));
+  } finally {
+    for (const runId of figures.flatMap((figure) => figure.runIds)) {
+      if ((await listManagedContainers({ runId })).length > 0) await removeManagedContainers({ runId });
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  log(`ab run, scripted agent, ${TASK_IDS.join(' + ')} × ${runs} repeats = ${TASK_IDS.length * runs} attempts at -j 2 (2 sandboxes each: agent + verdict)`);
+  log(`${'run'.padEnd(38)} ${'wall'.padStart(11)} ${'ready median'.padStart(13)} ${'ready p95'.padStart(11)}  warm/cold takes  passed`);
+  for (const figure of figures) {
+    const reasons = figure.reasons.length === 0 ? '' : `  (${figure.reasons.join(', ')})`;
+    log(`${figure.name.padEnd(38)} ${ms(figure.wallMs).padStart(11)} ${ms(figure.readyMedian).padStart(13)} ${ms(figure.readyP95).padStart(11)}  ${`${figure.warmTakes}/${figure.coldTakes}`.padEnd(15)}  ${figure.passed}/${figure.attempts}${reasons}`);
+  }
+  const [cold, warm] = figures;
+  if (cold !== undefined && warm !== undefined) {
+    log(`the pool: wall time ${((warm.wallMs / cold.wallMs) * 100).toFixed(0)}% of the cold run's, sandbox ready ${ms(warm.readyMedian)} median against ${ms(cold.readyMedian)}`);
+  }
+  return figures;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await runSuitePoolBench({ runs: argument('runs', 2) });
+}

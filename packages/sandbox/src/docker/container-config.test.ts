@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../errors/sandbox-error.js';
-import { DEFAULT_DOCKER_IMAGE, planContainer } from './container-config.js';
+import { EXECUTOR_SCRIPT } from '../executor/executor-script.js';
+import { COMMAND_MAX_PROCESSES_VARIABLE, DEFAULT_DOCKER_IMAGE, GVISOR_HOST_PIDS_BASE, GVISOR_HOST_PIDS_PER_PROCESS, planContainer } from './container-config.js';
 
 const base = { name: 'agentbench-test', labels: { 'dev.agentbench.managed': 'true' } };
 
@@ -56,6 +57,18 @@ describe('planContainer', () => {
     expect(plan.createOptions.Env).toEqual(['A=1']);
     expect(host.Binds).toEqual(['/host/repo:/work:rw']);
     expect(plan.createOptions.User).toBe('1000:1000');
+  });
+
+  it('under gVisor gives the container room for its kernel\'s host threads and caps each command\'s processes at limits.pids instead', () => {
+    const plan = planContainer({ ...base, spec: { runtime: 'runsc', limits: { pids: 64 }, env: { A: '1' } } });
+    expect(plan.createOptions.HostConfig!.PidsLimit).toBe(64 * GVISOR_HOST_PIDS_PER_PROCESS + GVISOR_HOST_PIDS_BASE);
+    expect(plan.createOptions.Env).toEqual(['A=1', `${COMMAND_MAX_PROCESSES_VARIABLE}=64`]);
+    // The executor reads the same variable.
+    expect(EXECUTOR_SCRIPT).toContain(`MAX_PROCESSES_VARIABLE = '${COMMAND_MAX_PROCESSES_VARIABLE}'`);
+    // The setup phase of a deferred move runs under runc: the plain limit, no cap.
+    const setup = planContainer({ ...base, spec: { runtime: 'runsc', limits: { pids: 64 } }, isRuntimeDeferred: true });
+    expect(setup.createOptions.HostConfig!.PidsLimit).toBe(64);
+    expect(setup.createOptions.Env).toEqual([]);
   });
 
   it('runs under the spec runtime, or the engine default while the runtime is deferred (setup with network)', () => {

@@ -4,6 +4,7 @@ import { SandboxError } from '../errors/sandbox-error.js';
 import type { SandboxSpec } from '../sandbox.js';
 import { checkRuntimeName } from './container-runtime.js';
 import { mainProcessEntrypoint } from './main-process.js';
+import { isGvisorRuntime } from './runtime-hint.js';
 
 /** The runner image, and its one home: the default of a sandbox spec, `ab doctor`, `ab image`, scenario environments and imported SWE-bench tasks. */
 export const DEFAULT_DOCKER_IMAGE = 'agentbench/py-runner:0.1.0';
@@ -12,6 +13,16 @@ export const DEFAULT_MEMORY_MB = 2048;
 /** Two cores, or fewer when the engine has fewer (it refuses a quota above its CPU count). */
 export const DEFAULT_CPUS = 2;
 export const DEFAULT_PIDS = 256;
+/**
+ * Under gVisor the container's pids limit counts host threads: gVisor's own kernel (the Sentry)
+ * and a few per sandboxed process (measured with runsc 2022-12: about 60 idle, about 10 more per
+ * process, more under load: a fork bomb capped at 64 processes took 1,000). `limits.pids` is then kept by the executor (each command's RLIMIT_NPROC) and the
+ * container gets this much room, so the limit ends the command that hits it, not the sandbox.
+ */
+export const GVISOR_HOST_PIDS_PER_PROCESS = 32;
+export const GVISOR_HOST_PIDS_BASE = 256;
+/** Read (and removed from its environment) by the executor: the per-command process cap. */
+export const COMMAND_MAX_PROCESSES_VARIABLE = 'AGENTBENCH_COMMAND_MAX_PROCESSES';
 /** The network a sandbox joins while it has network. */
 export const SANDBOX_NETWORK = 'bridge';
 /**
@@ -79,11 +90,12 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     throw new SandboxError('invalid_spec', `SandboxSpec.runtime: a sandbox under runtime "${runtime}" cannot join a network holder`);
   }
   const memoryBytes = Math.round(memoryMb * 1024 * 1024);
+  const isGvisor = isGvisorRuntime(runtime);
   const hostConfig: Dockerode.HostConfig = {
     Init: true,
     CapDrop: ['ALL'],
     SecurityOpt: ['no-new-privileges'],
-    PidsLimit: pids,
+    PidsLimit: isGvisor ? pids * GVISOR_HOST_PIDS_PER_PROCESS + GVISOR_HOST_PIDS_BASE : pids,
     Memory: memoryBytes,
     // Equal to Memory: no swap, so the limit is a hard one.
     MemorySwap: memoryBytes,
@@ -103,7 +115,10 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     Cmd: [],
     WorkingDir: workdir,
     Labels: input.labels,
-    Env: Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${value}`),
+    Env: [
+      ...Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${value}`),
+      ...(isGvisor ? [`${COMMAND_MAX_PROCESSES_VARIABLE}=${pids}`] : []),
+    ],
     AttachStdin: true,
     AttachStdout: true,
     AttachStderr: true,

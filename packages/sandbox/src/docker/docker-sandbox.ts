@@ -28,6 +28,7 @@ import { engineEndpoint } from './engine-endpoint.js';
 import { EngineExecChannel } from './engine-exec-channel.js';
 import { startAttachedExec } from './engine-exec.js';
 import { extractTarToHost } from './extract-to-host.js';
+import { explainGvisorSandboxEnd } from './gvisor-sandbox-end.js';
 import { resolveRuntime } from './container-runtime.js';
 import { buildContainerLabels, LABEL_NETWORK_HOLDER } from './labels.js';
 import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './main-process.js';
@@ -104,6 +105,8 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private readonly commandsBeforeMove = new Set<Promise<unknown>>();
   /** Set by `createWarm`, cleared by `claim`: a warm sandbox is handed out once, never again. */
   private isAwaitingClaim = false;
+  /** Set when the container ended under gVisor (a limit reached): every later call fails with it. */
+  private endedError: SandboxError | undefined;
   private hasBeenClaimed = false;
 
   private constructor(
@@ -317,7 +320,8 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     try {
       return await this.settledBeforeRuntimeMove(execOnChannel(channel, request, execOptions));
     } catch (error) {
-      throw this.isDisposed && !SandboxError.isInstance(error) ? this.disposedError() : error;
+      if (this.isDisposed && !SandboxError.isInstance(error)) throw this.disposedError();
+      throw await this.explainEnd(error);
     }
   }
 
@@ -537,6 +541,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     const channel = this.channel;
     if (channel !== undefined && !channel.isClosed) return channel;
     this.assertUsable();
+    if (this.endedError !== undefined) throw this.endedError;
     if (this.channelRestart === undefined) {
       this.options.onDebug?.(`docker sandbox ${this.containerName}: the executor exited; starting a new one`);
       this.channelRestart = this.startChannel().finally(() => {
@@ -549,8 +554,17 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       return restarted;
     } catch (error) {
       if (this.isDisposed) throw this.disposedError();
-      throw new SandboxError('internal', `the sandbox executor exited and could not be restarted: ${(error as Error).message}`, { cause: error });
+      throw await this.explainEnd(new SandboxError('internal', `the sandbox executor exited and could not be restarted: ${(error as Error).message}`, { cause: error }));
     }
+  }
+
+  /** An executor failure as the caller should see it: under gVisor, a stopped container is the whole sandbox ended. */
+  private async explainEnd(error: unknown): Promise<unknown> {
+    if (this.endedError !== undefined) return this.endedError;
+    if (this.isDisposed || !SandboxError.isInstance(error) || error.kind !== 'internal') return error;
+    const facts = { container: this.container, containerName: this.containerName, runtime: this.plan.runtime, memoryMb: this.plan.memoryMb, pids: this.plan.pids };
+    this.endedError = await explainGvisorSandboxEnd(facts, error);
+    return this.endedError ?? error;
   }
 
   /** Starts a new executor with an exec (the first one is the main process), or the fallback without python3. */

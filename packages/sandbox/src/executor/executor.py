@@ -16,6 +16,7 @@ import errno
 import fcntl
 import json
 import os
+import resource
 import selectors
 import signal
 import stat
@@ -44,6 +45,17 @@ running = {}
 workdir = sys.argv[2] if len(sys.argv) > 2 else os.getcwd()
 own_pid = os.getpid()
 executor_token = '%d-%d' % (own_pid, int(time.time() * 1000))
+# Under gVisor the container's pids limit counts the host threads of gVisor's own kernel, not
+# the sandbox's processes, so the host asks for a cap on each command's processes instead
+# (RLIMIT_NPROC: gVisor counts every process of the user inside the sandbox). Popped so that
+# commands do not inherit the variable.
+MAX_PROCESSES_VARIABLE = 'AGENTBENCH_COMMAND_MAX_PROCESSES'
+command_max_processes = os.environ.pop(MAX_PROCESSES_VARIABLE, None)
+command_max_processes = int(command_max_processes) if command_max_processes else None
+
+
+def limit_command_processes():
+    resource.setrlimit(resource.RLIMIT_NPROC, (command_max_processes, command_max_processes))
 
 
 def send(message):
@@ -213,7 +225,8 @@ class Command(object):
             self.process = subprocess.Popen(
                 argv, cwd=cwd, env=env, close_fds=True, start_new_session=True,
                 stdin=subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                preexec_fn=limit_command_processes if command_max_processes is not None else None)
         except OSError as error:
             return self.report_spawn_error(error, argv, cwd)
         process = self.process

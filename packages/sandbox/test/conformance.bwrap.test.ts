@@ -8,9 +8,10 @@ describeSandboxConformance({
   backend: 'bwrap',
   spec: { rootfs },
   skipReason,
-  skips: {
-    'files.absolute-link-inside':
-      "known gap (README, DESIGN notes, Conformance): file methods resolve links on the host, where an absolute target names the host's path, so such a link is refused as symlink_blocked",
+  notKept: {
+    absoluteLinksInsideFollowed: {
+      why: "the file methods resolve links on the host, where an absolute target names the host's path, not the workspace's",
+    },
   },
   ...(skipReason === undefined ? { hostScript: await bundledConformanceHost('bwrap') } : {}),
 });

@@ -4,13 +4,13 @@ import { createSandbox } from '../registry/create-sandbox.js';
 import { sandboxBackendDefinition } from '../registry/default-registry.js';
 import type { SandboxBackendPromises } from '../registry/sandbox-backend.js';
 import type { Sandbox, SandboxSpec } from '../sandbox.js';
-import type { ConformanceCheckId, SandboxConformanceOptions } from './conformance-options.js';
+import type { ConformanceCheckId, PromisesNotKept, SandboxConformanceOptions } from './conformance-options.js';
 
 /** What a backend that declares nothing is taken to promise: nothing. */
 const NO_PROMISES: SandboxBackendPromises = { isolation: 'none', cutsNetwork: false, limits: 'ignored' };
 
 /** The promise a check tests, named in its title: one of the backend's declared promises or a part of the `Sandbox` contract. */
-export type ConformancePromise = keyof SandboxBackendPromises | 'exec' | 'io' | 'output' | 'timeouts' | 'files' | 'cleanup';
+export type ConformancePromise = keyof SandboxBackendPromises | keyof PromisesNotKept | 'exec' | 'io' | 'output' | 'timeouts' | 'files' | 'cleanup';
 
 /** What every group of checks shares: the options, the backend's promises, and sandboxes disposed after each check. */
 export interface ConformanceContext {

@@ -54,6 +54,30 @@ export type KilledHostBehaviour =
   | { kind: 'swept'; sweep(labels: { runId: string; taskId: string }): Promise<{ removedIds: string[] }> }
   | { kind: 'left-behind'; why: string };
 
+/**
+ * Promises of the `Sandbox` contract a backend, or one configuration of it, may declare it does not keep. The checks
+ * that test such a promise then expect the documented behaviour, named in their titles, instead of skipping:
+ *
+ * - `memoryLimitEndsOnlyTheCommand`: a command that hits `limits.memoryMb` ends (137 with `killedBy: 'oom'`) and the
+ *   sandbox goes on. Not kept: the limit ends the whole sandbox; the command and every later call reject with a
+ *   `SandboxError` whose message matches `endedError`, other sandboxes go on, and dispose still works (docker under
+ *   gVisor: gVisor's kernel lives in the container's memory cgroup).
+ * - `networkReconnects`: `setNetwork(true)` after `setNetwork(false)` brings the network back. Not kept: the call rejects
+ *   with a `SandboxError` matching `refusal`, the sandbox stays cut off and usable (docker under a runtime the engine
+ *   runs without network: gVisor).
+ * - `absoluteLinksInsideFollowed`: the file methods follow a link the sandbox made whose absolute target lies inside the
+ *   workspace. Not kept: they refuse it as `symlink_blocked`, as any absolute link, while commands follow it (bwrap:
+ *   the file methods resolve links on the host, where the workspace has another path).
+ */
+export interface PromisesNotKept {
+  memoryLimitEndsOnlyTheCommand?: { why: string; endedError: RegExp };
+  networkReconnects?: { why: string; refusal: RegExp };
+  absoluteLinksInsideFollowed?: { why: string };
+}
+
+/** The names a `notKept` declaration may use. */
+export const CONTRACT_PROMISES_THAT_MAY_BE_NOT_KEPT = ['memoryLimitEndsOnlyTheCommand', 'networkReconnects', 'absoluteLinksInsideFollowed'] as const;
+
 export interface SandboxConformanceOptions {
   /** The registered backend name the sandboxes are made with (`createSandbox(name, …)`), also the suite's title. */
   backend: string;
@@ -69,7 +93,9 @@ export interface SandboxConformanceOptions {
   specOverlay?: Partial<SandboxSpec>;
   /** Skips the whole suite, with the reason in its title (no engine, no rootfs). */
   skipReason?: string;
-  /** Checks not run, each with the reason shown in its title. */
+  /** Contract promises this backend (or configuration) does not keep: the suite checks the documented behaviour instead. */
+  notKept?: PromisesNotKept;
+  /** Checks not run, each with the reason shown in its title (for a check that cannot run at all; a promise not kept goes in `notKept`). */
   skips?: Partial<Record<ConformanceCheckId, string>>;
   /** How writes are bounded. Default: known for docker, bwrap and local; another backend must say, or the check is skipped saying so. */
   disk?: DiskBehaviour;

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { registerCleanupChecks } from './cleanup.js';
 import { conformanceContext } from './conformance-context.js';
-import type { SandboxConformanceOptions } from './conformance-options.js';
+import { CONTRACT_PROMISES_THAT_MAY_BE_NOT_KEPT, type SandboxConformanceOptions } from './conformance-options.js';
 import { registerExitAndSignalChecks } from './exit-and-signals.js';
 import { registerFileAndPathSafetyChecks } from './files-and-path-safety.js';
 import { registerHostIsolationChecks } from './host-isolation.js';
@@ -24,6 +24,7 @@ export function describeSandboxConformance(options: SandboxConformanceOptions): 
   if (options.create !== undefined && typeof options.create !== 'function') {
     throw new TypeError(`describeSandboxConformance: options.create: expected a function (spec) => Promise<Sandbox>, found ${typeof options.create}`);
   }
+  checkNotKept(options.notKept);
   const title = `sandbox conformance: ${options.backend}${options.specOverlay === undefined ? '' : ` with ${JSON.stringify(options.specOverlay)}`}`;
   if (options.skipReason !== undefined) {
     describe.skip(`${title} (skipped: ${options.skipReason})`, () => undefined);
@@ -41,4 +42,18 @@ export function describeSandboxConformance(options: SandboxConformanceOptions): 
     describe('host isolation', () => registerHostIsolationChecks(context));
     describe('cleanup', () => registerCleanupChecks(context));
   });
+}
+
+function checkNotKept(notKept: SandboxConformanceOptions['notKept']): void {
+  if (notKept === undefined) return;
+  const where = 'describeSandboxConformance: options.notKept';
+  if (typeof notKept !== 'object' || notKept === null) throw new TypeError(`${where}: expected an object such as { networkReconnects: { why, refusal } }, found ${typeof notKept}`);
+  for (const [name, declaration] of Object.entries(notKept) as Array<[string, Record<string, unknown> | undefined]>) {
+    if (!(CONTRACT_PROMISES_THAT_MAY_BE_NOT_KEPT as readonly string[]).includes(name)) {
+      throw new TypeError(`${where}: "${name}" is not a promise that may be declared not kept; expected one of ${CONTRACT_PROMISES_THAT_MAY_BE_NOT_KEPT.join(', ')}`);
+    }
+    if (typeof declaration?.['why'] !== 'string' || declaration['why'] === '') throw new TypeError(`${where}.${name}.why: expected the documented behaviour as text`);
+    const pattern = name === 'memoryLimitEndsOnlyTheCommand' ? 'endedError' : name === 'networkReconnects' ? 'refusal' : undefined;
+    if (pattern !== undefined && !(declaration?.[pattern] instanceof RegExp)) throw new TypeError(`${where}.${name}.${pattern}: expected a RegExp the error message matches`);
+  }
 }

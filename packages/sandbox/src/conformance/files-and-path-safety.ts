@@ -102,12 +102,29 @@ export function registerFileAndPathSafetyChecks(context: ConformanceContext): vo
     }
   });
 
-  context.check('files.absolute-link-inside', 'files', 'follows a link the sandbox made with an absolute target inside the workspace', async () => {
-    const sandbox = await context.sandbox({ files: { 'src/real.txt': 'inside\n' } });
-    const made = await sandbox.exec(`ln -s ${sandbox.workdir}/src/real.txt absolute-link && ln -s ${sandbox.workdir}/src absolute-folder-link && cat absolute-link`);
-    expect(made).toMatchObject({ exitCode: 0, stdout: 'inside\n' });
-    expect(text(await sandbox.readFile('absolute-link'))).toBe('inside\n');
-    await sandbox.writeFile('absolute-folder-link/new.txt', 'through the link\n');
-    expect((await sandbox.exec('cat src/new.txt')).stdout).toBe('through the link\n');
-  });
+  const linksNotFollowed = context.options.notKept?.absoluteLinksInsideFollowed;
+  context.check(
+    'files.absolute-link-inside',
+    'absoluteLinksInsideFollowed',
+    linksNotFollowed === undefined
+      ? 'follows a link the sandbox made with an absolute target inside the workspace'
+      : `refuses a link the sandbox made with an absolute target inside the workspace as symlink_blocked, which commands follow (documented: ${linksNotFollowed.why})`,
+    async () => {
+      const sandbox = await context.sandbox({ files: { 'src/real.txt': 'inside\n' } });
+      const made = await sandbox.exec(`ln -s ${sandbox.workdir}/src/real.txt absolute-link && ln -s ${sandbox.workdir}/src absolute-folder-link && cat absolute-link`);
+      expect(made).toMatchObject({ exitCode: 0, stdout: 'inside\n' });
+      if (linksNotFollowed !== undefined) {
+        await expect(sandbox.readFile('absolute-link')).rejects.toMatchObject({ kind: 'symlink_blocked' });
+        await expect(sandbox.writeFile('absolute-folder-link/new.txt', 'through the link\n')).rejects.toMatchObject({ kind: 'symlink_blocked' });
+        await expect(sandbox.listFiles('absolute-folder-link')).rejects.toMatchObject({ kind: 'symlink_blocked' });
+        // Refused, not half done: nothing was written, and the real paths still work.
+        expect((await sandbox.exec('test -e src/new.txt')).exitCode).toBe(1);
+        expect(text(await sandbox.readFile('src/real.txt'))).toBe('inside\n');
+        return;
+      }
+      expect(text(await sandbox.readFile('absolute-link'))).toBe('inside\n');
+      await sandbox.writeFile('absolute-folder-link/new.txt', 'through the link\n');
+      expect((await sandbox.exec('cat src/new.txt')).stdout).toBe('through the link\n');
+    },
+  );
 }

@@ -2,6 +2,8 @@
 export { describeSandboxConformance } from './describe-sandbox-conformance.js';
 export {
   CONFORMANCE_CHECK_IDS,
+  CONTRACT_PROMISES_THAT_MAY_BE_NOT_KEPT,
+  type PromisesNotKept,
   type ConformanceCheckId,
   type DiskBehaviour,
   type KilledHostBehaviour,

@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
-import { EXIT_CODE_KILLED } from '../sandbox.js';
+import { EXIT_CODE_KILLED, type Sandbox } from '../sandbox.js';
 import type { ConformanceContext } from './conformance-context.js';
-import type { DiskBehaviour } from './conformance-options.js';
+import type { DiskBehaviour, PromisesNotKept } from './conformance-options.js';
+
+const FORK_BOMB = ['bash', '-c', 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived'];
 
 const MEMORY_HOG = 'blocks = []\nwhile True: blocks.append(bytearray(16 * 1024 * 1024))';
 
@@ -51,17 +53,29 @@ export function builtinDiskBehaviour(backend: string): DiskBehaviour | undefined
  */
 export function registerLimitChecks(context: ConformanceContext): void {
   const promise = context.promises.limits;
+  // Only a backend that applies limits can end more than the command with them.
+  const endsSandbox = promise === 'ignored' ? undefined : context.options.notKept?.memoryLimitEndsOnlyTheCommand;
+  const memoryPromise = endsSandbox === undefined ? 'limits' : 'memoryLimitEndsOnlyTheCommand';
 
   context.check(
     'limits.memory',
-    'limits',
+    memoryPromise,
     promise === 'ignored'
       ? 'does not enforce limits.memoryMb (documented): 96 MiB fit under a 32 MiB limit'
-      : `kills a memory hog at limits.memoryMb: 137 with killedBy oom${promise === 'best-effort' ? ', or a MemoryError where only an address-space limit applies' : ''}, and the sandbox goes on`,
+      : endsSandbox !== undefined
+        ? `a memory hog at limits.memoryMb ends the whole sandbox, with an error naming why on every later call; other sandboxes go on, dispose works (documented: ${endsSandbox.why})`
+        : `kills a memory hog at limits.memoryMb: 137 with killedBy oom${promise === 'best-effort' ? ', or a MemoryError where only an address-space limit applies' : ''}, and the sandbox goes on`,
     async () => {
       if (promise === 'ignored') {
         const sandbox = await context.sandbox({ limits: { memoryMb: 32 } });
         expect(await sandbox.exec(['python3', '-c', 'data = bytearray(96 * 1024 * 1024); print(len(data))'])).toMatchObject({ exitCode: 0, stdout: `${96 * 1024 * 1024}\n` });
+        return;
+      }
+      if (endsSandbox !== undefined) {
+        const neighbour = await context.sandbox();
+        const sandbox = await context.sandbox({ limits: { memoryMb: 128 } });
+        await expect(sandbox.exec(['python3', '-c', MEMORY_HOG], { timeoutSec: 60 })).rejects.toThrow(endsSandbox.endedError);
+        await expectEndedSandbox(sandbox, neighbour, endsSandbox);
         return;
       }
       const sandbox = await context.sandbox({ limits: { memoryMb: 128 } });
@@ -101,7 +115,7 @@ export function registerLimitChecks(context: ConformanceContext): void {
       }
       expect(match?.[2]).toBe('Resource temporarily unavailable');
       expect(Number(match?.[1])).toBeLessThan(64);
-      const bomb = await sandbox.exec(['bash', '-c', 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived'], { timeoutSec: 30 });
+      const bomb = await sandbox.exec(FORK_BOMB, { timeoutSec: 30 });
       expect(bomb.stderr).toMatch(/fork|Resource temporarily unavailable/i);
       expect(await sandbox.exec(['echo', 'still here'])).toMatchObject({ exitCode: 0, stdout: 'still here\n' });
       // The bomb is gone: what is left is the backend's own few processes, sh and ps.
@@ -142,4 +156,14 @@ export function registerLimitChecks(context: ConformanceContext): void {
     },
     180_000,
   );
+}
+
+/** What a sandbox a limit ended does, where the backend declares it: every call fails naming why, its neighbour goes on, dispose works. */
+async function expectEndedSandbox(sandbox: Sandbox, neighbour: Sandbox, declared: NonNullable<PromisesNotKept['memoryLimitEndsOnlyTheCommand']>): Promise<void> {
+  await expect(sandbox.exec(['echo', 'after'])).rejects.toThrow(declared.endedError);
+  await expect(sandbox.readFile('anything')).rejects.toThrow(declared.endedError);
+  expect(await neighbour.exec(['echo', 'neighbour'])).toMatchObject({ exitCode: 0, stdout: 'neighbour\n' });
+  await sandbox.dispose();
+  await sandbox.dispose();
+  await expect(sandbox.exec(['true'])).rejects.toMatchObject({ kind: 'sandbox_disposed' });
 }

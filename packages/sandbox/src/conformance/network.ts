@@ -28,15 +28,27 @@ export function registerNetworkChecks(context: ConformanceContext): void {
     },
   );
 
+  const noReconnect = cuts ? context.options.notKept?.networkReconnects : undefined;
   context.check(
     'network.switch',
-    'cutsNetwork',
-    cuts ? 'reaches the host with hasNetwork, not after setNetwork(false), again after setNetwork(true)' : 'setNetwork(false) changes nothing (documented): the host stays reachable',
+    noReconnect === undefined ? 'cutsNetwork' : 'networkReconnects',
+    noReconnect !== undefined
+      ? `reaches the host with hasNetwork, not after setNetwork(false); setNetwork(true) is then refused and the sandbox stays cut off and usable (documented: ${noReconnect.why})`
+      : cuts
+        ? 'reaches the host with hasNetwork, not after setNetwork(false), again after setNetwork(true)'
+        : 'setNetwork(false) changes nothing (documented): the host stays reachable',
     async () => {
       listener = await startHostListener();
       const sandbox = await context.sandbox({ hasNetwork: true });
       expect(await listener.probe(sandbox)).toMatch(/^reply:/);
       await sandbox.setNetwork(false);
+      if (noReconnect !== undefined) {
+        expect(await listener.probe(sandbox)).toBe('unreachable');
+        await expect(sandbox.setNetwork(true)).rejects.toThrow(noReconnect.refusal);
+        expect(await listener.probe(sandbox)).toBe('unreachable');
+        expect(await sandbox.exec(['echo', 'ok'])).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+        return;
+      }
       if (cuts) expect(await listener.probe(sandbox)).toBe('unreachable');
       else expect(await listener.probe(sandbox)).toMatch(/^reply:/);
       await sandbox.setNetwork(false);

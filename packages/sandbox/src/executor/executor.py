@@ -38,6 +38,8 @@ LIST_BATCH_SIZE = 1000
 # process that left the command's session on purpose) before we stop reading them.
 DRAIN_GRACE_SECONDS = 0.25
 KILL_ROUNDS = 200
+# Rounds spent stopping a command's processes before they are killed (see kill_tree).
+FREEZE_ROUNDS = 50
 
 write_lock = threading.Lock()
 running_lock = threading.Lock()
@@ -138,22 +140,38 @@ def find_processes(root_pid, session_id, marker):
     return found
 
 
-def kill_tree(root_pid, session_id, marker):
-    """SIGKILL everything that belongs to a command, repeating until a scan finds nothing
-    (a process may fork between a scan and the kill)."""
-    for round_number in range(KILL_ROUNDS):
+def signal_group(group_id, signal_number):
+    try:
+        os.killpg(group_id, signal_number)
+    except OSError:
+        pass
+
+
+def signal_each(pids, signal_number):
+    for pid in pids:
         try:
-            os.killpg(session_id, signal.SIGKILL)
+            os.kill(pid, signal_number)
         except OSError:
             pass
+
+
+def kill_tree(root_pid, session_id, marker):
+    """SIGKILL everything that belongs to a command, repeating until a scan finds nothing.
+    Everything found is stopped first, until a scan finds nothing new: a fork bomb then
+    cannot refill what each kill frees (under gVisor, killing is slower than forking)."""
+    stopped = set()
+    for round_number in range(KILL_ROUNDS):
+        signal_group(session_id, signal.SIGSTOP)
         victims = find_processes(root_pid, session_id, marker)
         if not victims:
             return True
-        for pid in victims:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        fresh = victims - stopped
+        signal_each(fresh, signal.SIGSTOP)
+        stopped |= fresh
+        if fresh and round_number < FREEZE_ROUNDS:
+            continue
+        signal_group(session_id, signal.SIGKILL)
+        signal_each(victims, signal.SIGKILL)
         if round_number > 2:
             time.sleep(0.001 * min(round_number, 20))
     return False

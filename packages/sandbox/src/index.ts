@@ -99,6 +99,7 @@ export {
   type ManagedContainerOptions,
   type RemovedContainers,
 } from './docker/managed-containers.js';
+export { listManagedImages, removeManagedImages, type ManagedImage, type RemovedImages } from './docker/managed-images.js';
 // Pools of warm sandboxes (suites, matrices, embedders).
 export {
   SandboxPool,

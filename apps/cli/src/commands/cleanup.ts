@@ -1,5 +1,12 @@
 import type { CommandModule } from 'yargs';
-import { NETWORK_HOLDER_ROLE, removeManagedContainers, type ManagedContainer, type ManagedContainerFilter, type RemovedContainers } from '@agentbench/sandbox';
+import {
+  NETWORK_HOLDER_ROLE,
+  removeManagedContainers,
+  type ManagedContainer,
+  type ManagedContainerFilter,
+  type ManagedImage,
+  type RemovedContainers,
+} from '@agentbench/sandbox';
 import { ENGINES_OPTION, openEngineSet } from '../engines-option.js';
 
 interface CleanupArguments {
@@ -10,14 +17,14 @@ interface CleanupArguments {
 
 export const cleanupCommand: CommandModule<object, CleanupArguments> = {
   command: 'cleanup',
-  describe: 'Remove containers AgentBench left behind (after a crash or kill -9)',
+  describe: 'Remove containers AgentBench left behind (after a crash or kill -9), and the temporary images of gVisor moves',
   builder: (yargs) =>
     yargs
       .option('run-id', { type: 'string', describe: 'Only containers of this run' })
       .option('orphans-only', {
         type: 'boolean',
         default: false,
-        describe: 'Only containers whose creating process is gone (safe while other runs are active)',
+        describe: 'Only containers and images whose creating process is gone (safe while other runs are active)',
       })
       .option('engines', ENGINES_OPTION),
   handler: async (argv) => {
@@ -26,13 +33,27 @@ export const cleanupCommand: CommandModule<object, CleanupArguments> = {
       onlyOrphans: argv['orphans-only'],
     };
     if (await cleanupEngines(argv.engines, filter)) return;
-    const { removed, failed } = await removeManagedContainers(filter);
-    for (const container of removed) process.stdout.write(`removed ${describeRemoved(container)}\n`);
-    for (const { container, message } of failed) process.stderr.write(`could not remove ${container.id.slice(0, 12)}: ${message}\n`);
-    process.stdout.write(`${removed.length} container(s) removed${failed.length > 0 ? `, ${failed.length} failed` : ''}\n`);
-    if (failed.length > 0) process.exitCode = 1;
+    const result = await removeManagedContainers(filter);
+    const hasFailure = reportRemovals('', result);
+    const { removed, failed, removedImages, failedImages } = result;
+    const failures = failed.length + failedImages.length;
+    process.stdout.write(`${removed.length} container(s) and ${removedImages.length} image(s) removed${failures > 0 ? `, ${failures} failed` : ''}\n`);
+    if (hasFailure) process.exitCode = 1;
   },
 };
+
+/** Prints each removal and failure (prefixed with the engine when several are cleaned); returns whether any failed. */
+function reportRemovals(prefix: string, { removed, failed, removedImages, failedImages }: RemovedContainers): boolean {
+  for (const container of removed) process.stdout.write(`${prefix}removed ${describeRemoved(container)}\n`);
+  for (const image of removedImages) process.stdout.write(`${prefix}removed image ${describeImage(image)}\n`);
+  for (const { container, message } of failed) process.stderr.write(`${prefix}could not remove ${container.id.slice(0, 12)}: ${message}\n`);
+  for (const { image, message } of failedImages) process.stderr.write(`${prefix}could not remove image ${image.reference}: ${message}\n`);
+  return failed.length + failedImages.length > 0;
+}
+
+function describeImage(image: ManagedImage): string {
+  return `${image.reference} (gVisor move of ${image.committedFrom}, run ${image.runId ?? '-'}, task ${image.taskId ?? '-'})`;
+}
 
 function describeRemoved(container: ManagedContainer): string {
   // A network holder serves no one task; any other role (the verdict's sandbox) is a task's.
@@ -58,6 +79,7 @@ async function cleanupEngines(file: string | undefined, filter: ManagedContainer
   if (engineSet === undefined) return false;
   const results = await engineSet.removeManagedContainers(filter);
   let total = 0;
+  let totalImages = 0;
   let hasFailure = false;
   for (const [engine, result] of results) {
     if ('error' in result) {
@@ -65,13 +87,11 @@ async function cleanupEngines(file: string | undefined, filter: ManagedContainer
       hasFailure = true;
       continue;
     }
-    const { removed, failed }: RemovedContainers = result;
-    total += removed.length;
-    for (const container of removed) process.stdout.write(`engine ${engine}: removed ${describeRemoved(container)}\n`);
-    for (const { container, message } of failed) process.stderr.write(`engine ${engine}: could not remove ${container.id.slice(0, 12)}: ${message}\n`);
-    if (failed.length > 0) hasFailure = true;
+    total += result.removed.length;
+    totalImages += result.removedImages.length;
+    if (reportRemovals(`engine ${engine}: `, result)) hasFailure = true;
   }
-  process.stdout.write(`${total} container(s) removed on ${results.size} engine(s)\n`);
+  process.stdout.write(`${total} container(s) and ${totalImages} image(s) removed on ${results.size} engine(s)\n`);
   if (hasFailure) process.exitCode = 1;
   return true;
 }

@@ -12,7 +12,7 @@ const marks: Record<DoctorCheck['status'], string> = { ok: 'ok', warn: 'WARN', f
 
 export const doctorCommand: CommandModule<object, DoctorArguments> = {
   command: 'doctor',
-  describe: 'List the registered sandbox backends; check the Docker engine, runner image, network isolation, gVisor (runsc), bwrap, local and leftover containers',
+  describe: 'List the registered sandbox backends; check the Docker engine, runner image, network isolation, gVisor (runsc), bwrap, local and leftover containers (and gVisor move images)',
   builder: (yargs) =>
     yargs
       .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE, describe: 'Runner image to check' })

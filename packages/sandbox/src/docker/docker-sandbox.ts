@@ -148,6 +148,11 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     return String(this.plan.createOptions.name);
   }
 
+  /** The temporary image of this sandbox's runtime move, while it exists (the process-wide exit sweep removes it too). */
+  get runtimeMoveImage(): string | undefined {
+    return this.moveImage;
+  }
+
   /** The OCI runtime the container runs under now; undefined: the engine's default. */
   get runtime(): string | undefined {
     return this.plan.runtime;

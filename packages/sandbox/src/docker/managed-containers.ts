@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import type Dockerode from 'dockerode';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
-import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_MANAGED, LABEL_PID, LABEL_POOL, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import { creatorProcessOf } from './creator-process.js';
+import { LABEL_CREATED_AT, LABEL_MANAGED, LABEL_POOL, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
 import { defaultEngine } from './default-engine.js';
+import { removeManagedImages, type ManagedImage } from './managed-images.js';
 
 export interface ManagedContainerFilter {
   runId?: string;
@@ -42,6 +44,9 @@ export interface ManagedContainerOptions {
 export interface RemovedContainers {
   removed: ManagedContainer[];
   failed: Array<{ container: ManagedContainer; message: string }>;
+  /** The temporary images of gVisor moves (see runtime-move-image.ts) that matched the filter and no container used any more. */
+  removedImages: ManagedImage[];
+  failedImages: Array<{ image: ManagedImage; message: string }>;
 }
 
 /** Containers labelled `dev.agentbench.managed=true` that match the filter (for `ab doctor` and `ab cleanup`). */
@@ -67,11 +72,14 @@ export async function listManagedContainers(filter: ManagedContainerFilter = {},
   });
 }
 
-/** Force-removes the managed containers that match the filter; reports each removal and failure. */
+/**
+ * Force-removes the managed containers that match the filter, then the runtime moves' temporary images that match
+ * it and no remaining container uses; reports each removal and failure.
+ */
 export async function removeManagedContainers(filter: ManagedContainerFilter = {}, options: ManagedContainerOptions = {}): Promise<RemovedContainers> {
   const docker = options.docker ?? defaultEngine();
   const containers = await listManagedContainers(filter, { docker });
-  const result: RemovedContainers = { removed: [], failed: [] };
+  const result: RemovedContainers = { removed: [], failed: [], removedImages: [], failedImages: [] };
   await Promise.all(
     containers.map(async (container) => {
       try {
@@ -84,6 +92,9 @@ export async function removeManagedContainers(filter: ManagedContainerFilter = {
       }
     }),
   );
+  const images = await removeManagedImages(filter, { docker });
+  result.removedImages = images.removed;
+  result.failedImages = images.failed;
   return result;
 }
 
@@ -91,33 +102,21 @@ function describe(summary: Dockerode.ContainerInfo, thisHost: string): ManagedCo
   const labels = summary.Labels ?? {};
   const createdLabel = labels[LABEL_CREATED_AT];
   const createdAt = createdLabel !== undefined && !Number.isNaN(Date.parse(createdLabel)) ? new Date(createdLabel) : new Date(summary.Created * 1000);
-  const pidText = labels[LABEL_PID];
-  const creatorPid = pidText !== undefined && /^\d+$/.test(pidText) ? Number(pidText) : undefined;
-  const creatorHostname = labels[LABEL_HOSTNAME];
+  const creator = creatorProcessOf(labels, thisHost);
   const container: ManagedContainer = {
     id: summary.Id,
     name: (summary.Names?.[0] ?? '').replace(/^\//, ''),
     image: summary.Image,
     state: summary.State,
     createdAt,
-    isOrphan: creatorPid !== undefined && (creatorHostname === undefined || creatorHostname === thisHost) && !isProcessAlive(creatorPid),
+    isOrphan: creator.isOrphan,
     labels,
   };
   if (labels[LABEL_RUN_ID] !== undefined) container.runId = labels[LABEL_RUN_ID];
   if (labels[LABEL_TASK_ID] !== undefined) container.taskId = labels[LABEL_TASK_ID];
   if (labels[LABEL_ROLE] !== undefined) container.role = labels[LABEL_ROLE];
   if (labels[LABEL_POOL] !== undefined) container.poolId = labels[LABEL_POOL];
-  if (creatorPid !== undefined) container.creatorPid = creatorPid;
-  if (creatorHostname !== undefined) container.creatorHostname = creatorHostname;
+  if (creator.creatorPid !== undefined) container.creatorPid = creator.creatorPid;
+  if (creator.creatorHostname !== undefined) container.creatorHostname = creator.creatorHostname;
   return container;
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

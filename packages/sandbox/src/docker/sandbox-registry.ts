@@ -11,6 +11,8 @@ export interface EngineEndpoint {
 export interface LiveSandbox {
   readonly containerId: string;
   readonly endpoint: EngineEndpoint;
+  /** An image made for this sandbox alone (a gVisor move's, see runtime-move-image.ts), removed after its container. */
+  readonly runtimeMoveImage?: string | undefined;
   /** Removes the container (idempotent). */
   dispose(): Promise<void>;
 }
@@ -96,27 +98,38 @@ function onSignal(signal: HandledSignal, ownListener: () => void): void {
  */
 function onExit(): void {
   if (live.size === 0) return;
-  const targets = [...live].map((sandbox) => ({ id: sandbox.containerId, ...sandbox.endpoint }));
+  const targets = [...live].map((sandbox) => ({
+    id: sandbox.containerId,
+    ...(sandbox.runtimeMoveImage === undefined ? {} : { image: sandbox.runtimeMoveImage }),
+    ...sandbox.endpoint,
+  }));
   live.clear();
   removeContainersSynchronously(targets);
 }
 
+// Each target's image (if any) is removed once its container is: an image in use cannot be.
 const removerScript = `
 const http = require('node:http');
 const targets = JSON.parse(process.argv[1]);
 let pending = targets.length;
-for (const target of targets) {
-  const options = { method: 'DELETE', path: '/containers/' + encodeURIComponent(target.id) + '?force=true&v=true', timeout: 8000 };
+function call(target, method, path, then) {
+  const options = { method, path, timeout: 8000 };
   if (target.socketPath) options.socketPath = target.socketPath; else { options.host = target.host; options.port = target.port; }
-  const request = http.request(options, (response) => { response.resume(); response.on('end', done); });
-  request.on('error', done);
+  const request = http.request(options, (response) => { response.resume(); response.on('end', then); });
+  request.on('error', then);
   request.on('timeout', () => request.destroy());
   request.end();
+}
+for (const target of targets) {
+  call(target, 'DELETE', '/containers/' + encodeURIComponent(target.id) + '?force=true&v=true', () => {
+    if (target.image) call(target, 'DELETE', '/images/' + encodeURIComponent(target.image) + '?force=true', done);
+    else done();
+  });
 }
 function done() { pending -= 1; if (pending === 0) process.exit(0); }
 `;
 
-export function removeContainersSynchronously(targets: Array<{ id: string } & EngineEndpoint>): void {
+export function removeContainersSynchronously(targets: Array<{ id: string; image?: string } & EngineEndpoint>): void {
   const reachable = targets.filter((target) => target.socketPath !== undefined || target.host !== undefined);
   if (reachable.length === 0) return;
   try {

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ManagedContainer } from '../docker/managed-containers.js';
+import type { ManagedImage } from '../docker/managed-images.js';
 import { describeLeftovers } from './describe-leftovers.js';
 
 function container(name: string, fields: Partial<ManagedContainer> = {}): ManagedContainer {
   return { id: name, name, image: 'agentbench/py-runner:0.1.0', state: 'running', createdAt: new Date(0), isOrphan: false, labels: {}, ...fields };
+}
+
+function image(name: string, fields: Partial<ManagedImage> = {}): ManagedImage {
+  return { id: `sha256:${name}`, reference: `agentbench-runtime-move:${name}`, committedFrom: name, createdAt: new Date(0), isOrphan: false, labels: {}, ...fields };
 }
 
 describe('describeLeftovers', () => {
@@ -24,5 +29,15 @@ describe('describeLeftovers', () => {
 
   it('says none when there is nothing', () => {
     expect(describeLeftovers([]).detail).toBe('none');
+    expect(describeLeftovers([], []).status).toBe('ok');
+  });
+
+  it('counts the temporary images of gVisor moves, orphaned ones apart, even with no container left', () => {
+    const check = describeLeftovers([], [image('a', { isOrphan: true }), image('b')]);
+    expect(check.status).toBe('warn');
+    expect(check.detail).toBe('2 temporary gVisor move image(s), 1 orphaned; remove them with `ab cleanup`');
+    expect(describeLeftovers([container('c')], [image('a', { isOrphan: true })]).detail).toBe(
+      '1 labelled container(s), 0 orphaned; 1 temporary gVisor move image(s), 1 orphaned; remove them with `ab cleanup`',
+    );
   });
 });

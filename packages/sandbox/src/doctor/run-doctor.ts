@@ -4,6 +4,7 @@ import { isBwrapAvailable } from '../bwrap/bwrap-availability.js';
 import { DEFAULT_DOCKER_IMAGE } from '../docker/container-config.js';
 import type { DockerSandbox } from '../docker/docker-sandbox.js';
 import { listManagedContainers } from '../docker/managed-containers.js';
+import { listManagedImages } from '../docker/managed-images.js';
 import { describeLeftovers } from './describe-leftovers.js';
 import type { DoctorCheck } from './doctor-check.js';
 import { createSandbox } from '../registry/create-sandbox.js';
@@ -142,7 +143,8 @@ async function checkDockerSandbox(docker: Dockerode, image: string): Promise<Doc
 
 async function checkLeftovers(docker: Dockerode): Promise<DoctorCheck> {
   try {
-    return describeLeftovers(await listManagedContainers({}, { docker }));
+    const [containers, images] = await Promise.all([listManagedContainers({}, { docker }), listManagedImages({}, { docker })]);
+    return describeLeftovers(containers, images);
   } catch (error) {
     return { name: 'leftover containers', status: 'warn', detail: messageOf(error), isRequired: false };
   }

@@ -1,0 +1,112 @@
+import { hostname } from 'node:os';
+import type Dockerode from 'dockerode';
+import { creatorProcessOf } from './creator-process.js';
+import { defaultEngine } from './default-engine.js';
+import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
+import { LABEL_CREATED_AT, LABEL_MANAGED, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import type { ManagedContainerFilter } from './managed-containers.js';
+import { LABEL_COMMITTED_FROM } from './runtime-move-image.js';
+
+/**
+ * A temporary image a runtime move committed (a gVisor sandbox's setup container, see runtime-move-image.ts).
+ * It carries the setup container's labels: run, task, creator pid and host.
+ */
+export interface ManagedImage {
+  id: string;
+  /** `agentbench-runtime-move:<setup container name>`, or the id when the tag is gone. */
+  reference: string;
+  /** The setup container it was committed from. */
+  committedFrom: string;
+  createdAt: Date;
+  runId?: string;
+  taskId?: string;
+  poolId?: string;
+  creatorPid?: number;
+  creatorHostname?: string;
+  /** The creating process ran on this host and is no longer alive (a crash, kill -9): nobody else removes it. */
+  isOrphan: boolean;
+  labels: Record<string, string>;
+}
+
+export interface RemovedImages {
+  removed: ManagedImage[];
+  failed: Array<{ image: ManagedImage; message: string }>;
+}
+
+/** Our runtime moves' temporary images that match the filter (the same filter as `listManagedContainers`). */
+export async function listManagedImages(filter: ManagedContainerFilter = {}, options: { docker?: Dockerode } = {}): Promise<ManagedImage[]> {
+  const docker = options.docker ?? defaultEngine();
+  const labelFilters = [`${LABEL_MANAGED}=true`, LABEL_COMMITTED_FROM];
+  if (filter.runId !== undefined) labelFilters.push(`${LABEL_RUN_ID}=${filter.runId}`);
+  if (filter.taskId !== undefined) labelFilters.push(`${LABEL_TASK_ID}=${filter.taskId}`);
+  if (filter.poolId !== undefined) labelFilters.push(`${LABEL_POOL}=${filter.poolId}`);
+  let summaries: Dockerode.ImageInfo[];
+  try {
+    summaries = await docker.listImages({ filters: { label: labelFilters } });
+  } catch (error) {
+    throw toSandboxError(docker, error, { action: 'list images' });
+  }
+  const now = Date.now();
+  const thisHost = hostname();
+  return summaries
+    .map((summary) => describe(summary, thisHost))
+    .filter((image) => {
+      if (filter.olderThanMs !== undefined && now - image.createdAt.getTime() < filter.olderThanMs) return false;
+      if (filter.onlyOrphans === true && !image.isOrphan) return false;
+      return true;
+    });
+}
+
+/**
+ * Removes the matching images that no container uses any more (a live sandbox's gVisor container is made from
+ * its image: that one stays until the sandbox, or the container sweep, removes the container).
+ */
+export async function removeManagedImages(filter: ManagedContainerFilter = {}, options: { docker?: Dockerode } = {}): Promise<RemovedImages> {
+  const docker = options.docker ?? defaultEngine();
+  const images = await listManagedImages(filter, { docker });
+  const result: RemovedImages = { removed: [], failed: [] };
+  if (images.length === 0) return result;
+  let inUse: Set<string>;
+  try {
+    inUse = new Set((await docker.listContainers({ all: true })).flatMap((container) => [container.ImageID, container.Image]));
+  } catch (error) {
+    throw toSandboxError(docker, error, { action: 'list containers' });
+  }
+  await Promise.all(
+    images
+      .filter((image) => !inUse.has(image.id) && !inUse.has(image.reference))
+      .map(async (image) => {
+        try {
+          await docker.getImage(image.reference).remove({ force: true });
+          result.removed.push(image);
+        } catch (error) {
+          // Gone meanwhile (its sandbox's dispose removed it): removed all the same.
+          if (isNotFound(error) || /no such image/i.test(engineMessage(error))) result.removed.push(image);
+          else result.failed.push({ image, message: engineMessage(error) });
+        }
+      }),
+  );
+  return result;
+}
+
+function describe(summary: Dockerode.ImageInfo, thisHost: string): ManagedImage {
+  const labels = summary.Labels ?? {};
+  const createdLabel = labels[LABEL_CREATED_AT];
+  const createdAt = createdLabel !== undefined && !Number.isNaN(Date.parse(createdLabel)) ? new Date(createdLabel) : new Date(summary.Created * 1000);
+  const creator = creatorProcessOf(labels, thisHost);
+  const tag = (summary.RepoTags ?? []).find((candidate) => candidate !== '<none>:<none>');
+  const image: ManagedImage = {
+    id: summary.Id,
+    reference: tag ?? summary.Id,
+    committedFrom: labels[LABEL_COMMITTED_FROM] ?? '',
+    createdAt,
+    isOrphan: creator.isOrphan,
+    labels,
+  };
+  if (labels[LABEL_RUN_ID] !== undefined) image.runId = labels[LABEL_RUN_ID];
+  if (labels[LABEL_TASK_ID] !== undefined) image.taskId = labels[LABEL_TASK_ID];
+  if (labels[LABEL_POOL] !== undefined) image.poolId = labels[LABEL_POOL];
+  if (creator.creatorPid !== undefined) image.creatorPid = creator.creatorPid;
+  if (creator.creatorHostname !== undefined) image.creatorHostname = creator.creatorHostname;
+  return image;
+}

@@ -4,18 +4,10 @@ import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
 import { creatorProcessOf } from './creator-process.js';
 import { LABEL_CREATED_AT, LABEL_MANAGED, LABEL_POOL, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
 import { defaultEngine } from './default-engine.js';
+import type { ManagedContainerFilter } from './managed-filter.js';
 import { removeManagedImages, type ManagedImage } from './managed-images.js';
 
-export interface ManagedContainerFilter {
-  runId?: string;
-  taskId?: string;
-  /** Only the sandboxes this SandboxPool started. */
-  poolId?: string;
-  /** Only containers created at least this long ago. */
-  olderThanMs?: number;
-  /** Only containers whose creating process is gone (checked on this host only). */
-  onlyOrphans?: boolean;
-}
+export type { ManagedContainerFilter };
 
 export interface ManagedContainer {
   id: string;

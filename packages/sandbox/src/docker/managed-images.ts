@@ -4,7 +4,7 @@ import { creatorProcessOf } from './creator-process.js';
 import { defaultEngine } from './default-engine.js';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
 import { LABEL_CREATED_AT, LABEL_MANAGED, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
-import type { ManagedContainerFilter } from './managed-containers.js';
+import type { ManagedContainerFilter } from './managed-filter.js';
 import { LABEL_COMMITTED_FROM } from './runtime-move-image.js';
 
 /**

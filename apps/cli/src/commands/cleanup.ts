@@ -37,7 +37,7 @@ export const cleanupCommand: CommandModule<object, CleanupArguments> = {
     const hasFailure = reportRemovals('', result);
     const { removed, failed, removedImages, failedImages } = result;
     const failures = failed.length + failedImages.length;
-    process.stdout.write(`${removed.length} container(s) and ${removedImages.length} image(s) removed${failures > 0 ? `, ${failures} failed` : ''}\n`);
+    process.stdout.write(`${removed.length} container(s) removed${imagesNote(removedImages.length)}${failures > 0 ? `, ${failures} failed` : ''}\n`);
     if (hasFailure) process.exitCode = 1;
   },
 };
@@ -49,6 +49,11 @@ function reportRemovals(prefix: string, { removed, failed, removedImages, failed
   for (const { container, message } of failed) process.stderr.write(`${prefix}could not remove ${container.id.slice(0, 12)}: ${message}\n`);
   for (const { image, message } of failedImages) process.stderr.write(`${prefix}could not remove image ${image.reference}: ${message}\n`);
   return failed.length + failedImages.length > 0;
+}
+
+// Said only when there were some: the summary line stays as it was for a run without gVisor.
+function imagesNote(count: number): string {
+  return count === 0 ? '' : ` and ${count} temporary gVisor move image(s)`;
 }
 
 function describeImage(image: ManagedImage): string {
@@ -91,7 +96,7 @@ async function cleanupEngines(file: string | undefined, filter: ManagedContainer
     totalImages += result.removedImages.length;
     if (reportRemovals(`engine ${engine}: `, result)) hasFailure = true;
   }
-  process.stdout.write(`${total} container(s) and ${totalImages} image(s) removed on ${results.size} engine(s)\n`);
+  process.stdout.write(`${total} container(s) removed${imagesNote(totalImages)} on ${results.size} engine(s)\n`);
   if (hasFailure) process.exitCode = 1;
   return true;
 }

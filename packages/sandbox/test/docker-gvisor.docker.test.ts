@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMAND_MAX_PROCESSES_VARIABLE, GVISOR_HOST_PIDS_BASE, GVISOR_HOST_PIDS_PER_PROCESS } from '../src/docker/container-config.js';
 import { RUNTIME_MOVE_REPOSITORY } from '../src/docker/runtime-move-image.js';
 import { checkGvisorRegistered } from '../src/docker/gvisor-availability.js';
 import { checkGvisor } from '../src/doctor/gvisor-check.js';
@@ -80,7 +81,11 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       expect(sandbox.hasNetwork).toBe(false);
       const inspected = await context.docker.getContainer(sandbox.containerId).inspect();
       expect(inspected.HostConfig.Runtime).toBe('runsc');
-      expect(inspected.HostConfig.PidsLimit).toBe(200);
+      // The same limits.pids, kept inside gVisor: host room for gVisor's threads, each command capped at 200 processes.
+      expect(inspected.HostConfig.PidsLimit).toBe(200 * GVISOR_HOST_PIDS_PER_PROCESS + GVISOR_HOST_PIDS_BASE);
+      expect(inspected.Config.Env).toContain(`${COMMAND_MAX_PROCESSES_VARIABLE}=200`);
+      // Not in the commands' environment; their RLIMIT_NPROC instead.
+      expect((await sandbox.exec(['bash', '-c', `echo "[$${COMMAND_MAX_PROCESSES_VARIABLE}]"; ulimit -u`])).stdout).toBe('[]\n200\n');
       expect(inspected.Config.Labels['dev.agentbench.task-id']).toBe('gvisor-move');
       await expect(context.docker.getContainer(setupContainer).inspect()).rejects.toMatchObject({ statusCode: 404 });
 

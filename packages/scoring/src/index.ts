@@ -23,6 +23,7 @@ export {
   FAILURE_CLASSES,
   failureClassOf,
   failureClassOfRecord,
+  RUN_STOPPED_CAUSE,
   hasAgentRun,
   type FailureClass,
   type FailureClassContext,

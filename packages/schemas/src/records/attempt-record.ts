@@ -94,6 +94,12 @@ export const AttemptRecordSchema = v.object({
   failure_class: v.optional(v.nullable(FailureClassSchema)),
   /** The pipeline stage the attempt ended in: what the failure class is attributed by. */
   failure_stage: v.optional(v.nullable(v.string())),
+  /**
+   * What the harness saw that decided `failure_class`, in words: who or what ended the attempt
+   * (the run stopped, the LLM endpoint answered 503, the agent raised an interrupt itself...).
+   * Absent in older records.
+   */
+  failure_cause: v.optional(v.nullable(v.string())),
   /** `ab run`: the attempt this record is a try of (`<model folder>/<task id>/r<repeat>`); stable across resumes. */
   attempt_id: v.optional(v.string()),
   /** `ab run`: 1-based repeat of the task for its model (K of pass@k). */

@@ -22,9 +22,27 @@ describe('failureClassOf', () => {
     expect(failureClassOf('INTERNAL_ERROR', { stage: null })).toBe('agent');
   });
 
-  it('classes the LLM endpoint and interrupts as infra, whenever they happen', () => {
-    expect(failureClassOf('LLM_ERROR', { stage: 'agent_run' })).toBe('infra');
-    expect(failureClassOf('INTERRUPTED', { stage: 'agent_run' })).toBe('infra');
+  it('classes an interrupt as infra only when the harness\'s own abort ended the attempt', () => {
+    expect(failureClassOf('INTERRUPTED', { stage: 'agent_run', isHarnessAbort: true })).toBe('infra');
+    expect(failureClassOf('INTERRUPTED', { stage: 'setup', isHarnessAbort: true })).toBe('infra');
+    // An agent that raises an interrupt itself (or a test command exiting 130) is not the harness.
+    expect(failureClassOf('INTERRUPTED', { stage: 'agent_run', isHarnessAbort: false })).toBe('agent');
+    expect(failureClassOf('INTERRUPTED', { stage: 'agent_run' })).toBe('agent');
+  });
+
+  it('classes an LLM error as infra only when the model proxy saw the endpoint fail', () => {
+    expect(failureClassOf('LLM_ERROR', { stage: 'agent_run', endpointFailure: 'HTTP 503 from the endpoint' })).toBe('infra');
+    // A bad request of the agent's, or an error it declared with errorKind 'llm', has no such evidence.
+    expect(failureClassOf('LLM_ERROR', { stage: 'agent_run', endpointFailure: null })).toBe('agent');
+    expect(failureClassOf('LLM_ERROR', { stage: 'agent_run', endpointFailure: '' })).toBe('agent');
+    expect(failureClassOf('LLM_ERROR', { stage: 'agent_run' })).toBe('agent');
+  });
+
+  it('makes a setup failure after the agent ran (its diff does not apply in the verdict sandbox) the agent\'s', () => {
+    expect(failureClassOf('SETUP_FAILED', { stage: 'final_test' })).toBe('agent');
+    expect(failureClassOf('SETUP_TIMEOUT', { stage: 'final_test' })).toBe('agent');
+    expect(failureClassOf('SETUP_FAILED', { stage: 'setup' })).toBe('task');
+    expect(failureClassOf('SETUP_TIMEOUT', { stage: 'setup' })).toBe('task');
   });
 
   it('classes setup, baseline and repository failures as task, budgets and tests as agent', () => {
@@ -49,5 +67,7 @@ describe('failureClassOfRecord', () => {
     expect(failureClassOfRecord({ failure_stage: 'git_clone', result: { passed: false, failure_reason: 'SANDBOX_ERROR' } })).toBe('infra');
     expect(failureClassOfRecord({ result: { passed: false, failure_reason: 'SANDBOX_ERROR' } })).toBe('agent');
     expect(failureClassOfRecord({ result: { passed: true, failure_reason: null } })).toBeNull();
+    // An old record carries no evidence that the harness interrupted it: counted, not kept out.
+    expect(failureClassOfRecord({ failure_stage: 'agent_run', result: { passed: false, failure_reason: 'INTERRUPTED' } })).toBe('agent');
   });
 });

@@ -14,7 +14,11 @@ export type FailureClass = (typeof FAILURE_CLASSES)[number];
 /** Pipeline stages in which the agent's own code or commands have run (or still run). */
 export const AGENT_STAGES: readonly string[] = ['agent_run', 'final_test'];
 
-/** What the harness knows about when the failure happened. */
+/**
+ * What the harness knows about the failure: when it happened, and the evidence that lets it
+ * blame itself, the engine or the endpoint. Evidence comes from the harness (its own abort
+ * signal, the attempt's model proxy), never from what the agent threw or said.
+ */
 export interface FailureClassContext {
   /**
    * The pipeline stage the attempt ended in (`git_clone`, `setup`, `agent_run`, `final_test`...).
@@ -22,12 +26,21 @@ export interface FailureClassContext {
    * unattributed failure is never kept out of a pass rate.
    */
   stage?: string | null;
+  /**
+   * The harness's own abort signal (a Ctrl-C of the run, a run abort) ended the attempt. Without
+   * it an `INTERRUPTED` is the agent's: an agent raising an interrupt itself is not the harness.
+   */
+  isHarnessAbort?: boolean;
+  /**
+   * The LLM endpoint failed, as the attempt's model proxy saw it on the last exchange (connection
+   * refused or cut, a timeout, 5xx or 429 after the client's retries): its description. Without it
+   * an `LLM_ERROR` is the agent's (a bad request, 4xx other than 408/429, or an error it declared).
+   */
+  endpointFailure?: string | null;
 }
 
 /** The class of each reason whose class does not depend on when it happened. */
 const FIXED_CLASSES = {
-  SETUP_FAILED: 'task',
-  SETUP_TIMEOUT: 'task',
   SETUP_DIRTY_WORKTREE: 'task',
   BASELINE_NOT_FAILING: 'task',
   BASELINE_MISMATCH: 'task',
@@ -40,16 +53,27 @@ const FIXED_CLASSES = {
   TESTS_TAMPERED: 'agent',
   AGENT_GAVE_UP: 'agent',
   UNKNOWN: 'agent',
-  LLM_ERROR: 'infra',
-  INTERRUPTED: 'infra',
 } as const satisfies Partial<Record<FailureReason, FailureClass>>;
+
+/** Reasons the harness must have evidence for to blame itself or the endpoint; without it they are the agent's. */
+const EVIDENCED_REASONS = ['LLM_ERROR', 'INTERRUPTED'] as const;
+type EvidencedReason = (typeof EVIDENCED_REASONS)[number];
 
 /** Reasons whose class depends on whether the agent had run: who was in control when it happened. */
 const ATTRIBUTED_CLASSES = {
   SANDBOX_ERROR: { before: 'infra', after: 'agent' },
   INTERNAL_ERROR: { before: 'infra', after: 'agent' },
   NO_TESTS_COLLECTED: { before: 'task', after: 'agent' },
-} as const satisfies Record<Exclude<FailureReason, keyof typeof FIXED_CLASSES>, { before: FailureClass; after: FailureClass }>;
+  // After the agent ran, a setup failure is the agent's diff not applying in the verdict sandbox.
+  SETUP_FAILED: { before: 'task', after: 'agent' },
+  SETUP_TIMEOUT: { before: 'task', after: 'agent' },
+} as const satisfies Record<Exclude<FailureReason, keyof typeof FIXED_CLASSES | EvidencedReason>, { before: FailureClass; after: FailureClass }>;
+
+/**
+ * The cause an attempt ended by the harness's own abort signal records (`failure_cause`): in `ab
+ * run` that is the run stopping, which does not use up a retry (a resume runs the try again).
+ */
+export const RUN_STOPPED_CAUSE = 'the run was stopped: the harness aborted the attempt (Ctrl-C or a run abort)';
 
 /** True when the stage is one where the agent's code had run, or an unknown stage (see `FailureClassContext.stage`). */
 export function hasAgentRun(stage: string | null | undefined): boolean {
@@ -58,17 +82,25 @@ export function hasAgentRun(stage: string | null | undefined): boolean {
 
 /**
  * The class of a failure (see the table in the README). A reason that depends on who was in
- * control (SANDBOX_ERROR, INTERNAL_ERROR, NO_TESTS_COLLECTED) is `infra`/`task` only when the
- * attempt ended before the agent ran: an agent that kills its sandbox's PID 1 or the executor
- * from its own command must not keep that failure out of its pass rate.
+ * control (SANDBOX_ERROR, INTERNAL_ERROR, NO_TESTS_COLLECTED, SETUP_FAILED, SETUP_TIMEOUT) is
+ * `infra`/`task` only when the attempt ended before the agent ran: an agent that kills its
+ * sandbox's PID 1 from its own command, or whose diff does not apply, must not keep that failure
+ * out of its pass rate. `INTERRUPTED` and `LLM_ERROR` are `infra` only with the harness's own
+ * evidence (`isHarnessAbort`, `endpointFailure`); otherwise the agent caused them.
  */
 export function failureClassOf(reason: FailureReason, context: FailureClassContext = {}): FailureClass {
   if (!isFailureReason(reason)) {
     throw new ScoringError('reason', `expected one of ${FAILURE_REASONS.join(', ')}, found ${describeValue(reason)}`);
   }
   if (reason in FIXED_CLASSES) return FIXED_CLASSES[reason as keyof typeof FIXED_CLASSES];
+  if (reason === 'INTERRUPTED') return context.isHarnessAbort === true ? 'infra' : 'agent';
+  if (reason === 'LLM_ERROR') return hasText(context.endpointFailure) ? 'infra' : 'agent';
   const attributed = ATTRIBUTED_CLASSES[reason as keyof typeof ATTRIBUTED_CLASSES];
   return hasAgentRun(context.stage) ? attributed.after : attributed.before;
+}
+
+function hasText(value: string | null | undefined): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 /** The class a record carries, or the one derived from its reason and stage when it has none (older records). */

@@ -100,7 +100,9 @@ export interface AgentStartContext {
 /**
  * The one interface an agent implements. The loop owns budgets, tests and stop reasons; the
  * agent only picks the next action. Throwing an `LlmError` (or an error with `errorKind: 'llm'`)
- * ends the run with LLM_ERROR; any other exception is a bug, recorded as INTERNAL_ERROR.
+ * ends the run with LLM_ERROR (its class decided by the harness's evidence, not by the error);
+ * `errorKind: 'interrupt'` raised by the agent itself ends it with AGENT_GAVE_UP (only the
+ * harness's signal interrupts); any other exception is a bug, recorded as INTERNAL_ERROR.
  */
 export interface Agent {
   readonly name: string;

@@ -269,6 +269,16 @@ describe('runAgentLoop', () => {
     expect(events.find((event) => event.event_type === 'agent_stopped')?.payload).toMatchObject({ stop_reason: 'LLM_ERROR', llm_error_kind: 'rate_limit' });
   });
 
+  it('ends an interrupt the agent raised itself as AGENT_GAVE_UP, not INTERRUPTED (only the harness\'s signal interrupts)', async () => {
+    fixture = await createLoopFixture();
+    const agent = agentOf(() => {
+      throw Object.assign(new Error('pretend the harness stopped me'), { errorKind: 'interrupt' });
+    });
+    const result = await run(fixture, agent);
+    expect(result).toMatchObject({ stopReason: 'AGENT_GAVE_UP', failureReason: 'AGENT_GAVE_UP', steps: 0 });
+    expect(result.message).toMatch(/the agent raised an interrupt itself .*pretend the harness stopped me/);
+  });
+
   it('stops with INTERRUPTED when the signal aborts during an action, without running the tests again', async () => {
     fixture = await createLoopFixture();
     const controller = new AbortController();

@@ -557,7 +557,10 @@ export class AgentLoop {
     return new StopLoop('INTERRUPTED', 'interrupted');
   }
 
-  /** Classifies an exception of the agent: interruption, time budget, LLM failure, or a bug (rethrown). */
+  /**
+   * Classifies an exception of the agent: interruption (the harness's signal only), time budget,
+   * LLM failure (whose class the harness decides from its model proxy's evidence), or a bug.
+   */
   private agentFailure(error: unknown, stepSignal: StepSignal, method: string): unknown {
     if (error instanceof StopLoop) return error;
     if (stepSignal.signal.aborted) return this.abortStop(stepSignal);
@@ -566,7 +569,9 @@ export class AgentLoop {
     if (LlmError.isInstance(error) || declaredKind === 'llm') {
       return new StopLoop('LLM_ERROR', `model call failed: ${message}`, LlmError.isInstance(error) ? { llm_error_kind: error.kind } : {});
     }
-    if (declaredKind === 'interrupt') return new StopLoop('INTERRUPTED', message);
+    // Only the harness's signal (checked above) interrupts a run: an agent that raises an interrupt
+    // itself ended its own attempt, and must not pass that off as infrastructure.
+    if (declaredKind === 'interrupt') return new StopLoop('AGENT_GAVE_UP', `the agent raised an interrupt itself (errorKind 'interrupt'; the harness did not stop it): ${message}`);
     if (declaredKind === 'tool') return new StopLoop('TOOL_ERROR', message);
     return new AgentLoopError(`agent "${this.options.agent.name}" failed in ${method}() at step ${this.steps + 1}: ${message}`, {
       cause: error,

@@ -179,6 +179,29 @@ describe('startModelProxy: record then replay against the fake LLM server', () =
     expect((await readCassette(file)).exchanges[0]).toMatchObject({ response: { status: 502 }, upstream_error: 'connection refused (ECONNREFUSED)' });
   });
 
+  it('names the endpoint\'s failure on the last exchange (refused, 5xx, 429), and none for a client error or a success', async () => {
+    const port = await closedPort();
+    const refused = await startModelProxy({ mode: 'record', upstream: `http://127.0.0.1:${port}/v1` });
+    proxies.push(refused);
+    expect(refused.lastEndpointFailure).toBeUndefined();
+    await clientOf(refused.url).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch(() => undefined);
+    expect(refused.lastEndpointFailure).toBe('the endpoint failed: connection refused (ECONNREFUSED)');
+
+    upstream = await startFakeLlmServer({ script: [{ status: 503 }, { status: 400 }, { status: 429 }, 'fine'] });
+    const proxy = await startModelProxy({ mode: 'record', upstream: upstream.url });
+    proxies.push(proxy);
+    const ask = () => clientOf(proxy.url).chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'hi' }] }).catch(() => undefined);
+    await ask();
+    expect(proxy.lastEndpointFailure).toBe('the endpoint answered HTTP 503');
+    // A 400 is the request's fault (the agent's), not the endpoint's.
+    await ask();
+    expect(proxy.lastEndpointFailure).toBeUndefined();
+    await ask();
+    expect(proxy.lastEndpointFailure).toBe('the endpoint answered HTTP 429');
+    await ask();
+    expect(proxy.lastEndpointFailure).toBeUndefined();
+  });
+
   it('writes the header as soon as it has started', async () => {
     const file = path.join(folder, 'cassette.jsonl');
     const proxy = await startModelProxy({ mode: 'record', cassette: file, upstream: 'http://127.0.0.1:9/v1', run: { taskId: 'toy', repeatIndex: 3 } });

@@ -50,6 +50,12 @@ export interface ModelProxy extends AsyncDisposable {
   readonly forkedAt: { role: string; step: number } | undefined;
   /** Exchanges answered so far (recorded, replayed or live). */
   readonly exchangeCount: number;
+  /**
+   * How the endpoint failed on the last exchange (connection refused or cut, a timeout, HTTP 5xx,
+   * 429 or 408), or undefined when it answered, or answered a client error (4xx): the harness's
+   * evidence that an LLM failure was the endpoint's and not the agent's.
+   */
+  readonly lastEndpointFailure: string | undefined;
   /** Recorded exchanges no request asked for (replay modes): a replay that ended early leaves some. */
   unservedExchanges(): CassetteExchange[];
   /** Stops listening, drops open connections and writes the last cassette lines. */
@@ -94,6 +100,11 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
   let divergence: Divergence | undefined;
   let forkedAt: { role: string; step: number } | undefined;
   let exchangeCount = 0;
+  let lastEndpointFailure: string | undefined;
+  const answered = (status: number, upstreamError: string | undefined): void => {
+    exchangeCount += 1;
+    lastEndpointFailure = endpointFailureOf(status, upstreamError);
+  };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const startedAt = Date.now();
@@ -135,7 +146,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       if (found !== undefined) {
         served.add(found);
         response.writeHead(found.response.status, found.response.headers).end(found.response.body);
-        exchangeCount += 1;
+        answered(found.response.status, found.upstream_error ?? undefined);
         writer?.append({ ...exchangeOf({ status: found.response.status, headers: found.response.headers, body: found.response.body, isStream: found.response.is_stream }, 'cassette'), usage: found.usage ?? null });
         return;
       }
@@ -153,12 +164,13 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
 
     const upstream = upstreamOf(role);
     if (upstream === undefined) {
+      lastEndpointFailure = `the proxy has no upstream for role ${role}`;
       sendJson(response, 502, { error: { message: `the proxy has no upstream for role ${role}`, type: 'upstream_unreachable' } }, { 'x-should-retry': 'false' });
       return;
     }
     const target = `${upstream.replace(/\/+$/, '')}${endpoint === '/' ? '' : endpoint}${match[3] ?? ''}`;
     const answer = await forwardToUpstream({ target, method, headers: request.headers, body: rawBody, response });
-    exchangeCount += 1;
+    answered(answer.status, answer.upstreamError);
     writer?.append(exchangeOf(answer, 'live'));
   }
 
@@ -212,10 +224,23 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     get exchangeCount() {
       return exchangeCount;
     },
+    get lastEndpointFailure() {
+      return lastEndpointFailure;
+    },
     unservedExchanges: () => (options.replayFrom?.exchanges ?? []).filter((exchange) => !served.has(exchange)),
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** Statuses that are the endpoint's failure, not the request's: overloaded, rate limited, timed out. */
+function isEndpointStatus(status: number): boolean {
+  return status >= 500 || status === 429 || status === 408;
+}
+
+function endpointFailureOf(status: number, upstreamError: string | undefined): string | undefined {
+  if (upstreamError !== undefined) return `the endpoint failed: ${upstreamError}`;
+  return isEndpointStatus(status) ? `the endpoint answered HTTP ${status}` : undefined;
 }
 
 function readBody(request: IncomingMessage): Promise<Buffer> {

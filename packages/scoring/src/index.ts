@@ -20,11 +20,13 @@ export { STOP_REASON_FAILURES, failureReasonForStopReason } from './taxonomy/sto
 export { errorKindOf, failureReasonForError, type ErrorKind } from './taxonomy/error-classification.js';
 export {
   AGENT_STAGES,
+  attributeFailure,
   FAILURE_CLASSES,
   failureClassOf,
   failureClassOfRecord,
   RUN_STOPPED_CAUSE,
   hasAgentRun,
+  type FailureAttribution,
   type FailureClass,
   type FailureClassContext,
 } from './taxonomy/failure-class.js';

@@ -197,6 +197,8 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   } finally {
     await proxy.close();
   }
+  // Read once the proxy has closed, so a request the client gave up on is counted.
+  context.endpointFailure = proxy.lastEndpointFailure;
   context.artifact('cassette', cassetteFile);
   const modelsResult: AttemptModelsResult = { cassetteFile, exchangeCount: proxy.exchangeCount, unservedCount: proxy.unservedExchanges().length };
   if (proxy.divergence !== undefined) modelsResult.divergence = proxy.divergence;
@@ -209,7 +211,7 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   await writeRunJson(attemptFile, record);
   await appendAttemptRecord(path.join(runDir, 'attempts.jsonl'), record);
   const failureReason = record.result.failure_reason;
-  const isErrored = failureReason === 'INTERNAL_ERROR' || failureReason === 'SANDBOX_ERROR' || failureReason === 'UNKNOWN';
+  const isErrored = record.failure_class === 'infra';
   await writeRunJson(runFile, {
     ...runRecord,
     finished_at: end.endedAt.toISOString(),

@@ -86,6 +86,11 @@ export class AttemptContext {
   verdictMs: number | undefined;
   commitSha: string | undefined;
   repositorySource: string | undefined;
+  /**
+   * How the LLM endpoint failed on the attempt's last model exchange, as its model proxy saw it
+   * (set by the caller that runs the proxy): the only evidence that makes an LLM_ERROR `infra`.
+   */
+  endpointFailure: string | undefined;
   private sandbox: Sandbox | undefined;
   private readonly cleanups: Array<() => Promise<void>> = [];
 
@@ -97,6 +102,11 @@ export class AttemptContext {
     this.signal = options.signal;
     this.maxOutputBytes = maxOutputBytesFor(this.task, options.maxOutputBytes);
     this.truncatedLogs = new TruncatedLogs(this.paths.runDir);
+  }
+
+  /** The harness's own abort signal has fired (the run is stopping): an interruption is then the harness's, not the agent's. */
+  get isHarnessAbort(): boolean {
+    return this.signal?.aborted === true;
   }
 
   /** Where the task's repository comes from, and the abort signal: for every clone of the attempt. */

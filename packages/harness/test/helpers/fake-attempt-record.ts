@@ -1,8 +1,8 @@
 import type { AttemptRecord, FailureReason } from '@agentbench/schemas';
 import type { AttemptTryInput } from '../../src/run/agent-run/run-agent-run.js';
 
-/** A record as an attempt try would return it: passed, or failed for `reason` in `stage`. */
-export function fakeAttemptRecord(input: AttemptTryInput, failure?: { reason: FailureReason; stage: string; failureClass: 'infra' | 'task' | 'agent' }): AttemptRecord {
+/** A record as an attempt try would return it: passed, or failed for `reason` in `stage` (with the cause the harness recorded, if given). */
+export function fakeAttemptRecord(input: AttemptTryInput, failure?: { reason: FailureReason; stage: string; failureClass: 'infra' | 'task' | 'agent'; cause?: string }): AttemptRecord {
   const now = new Date().toISOString();
   return {
     schema_version: '0.1.0',
@@ -20,5 +20,6 @@ export function fakeAttemptRecord(input: AttemptTryInput, failure?: { reason: Fa
     limits: { timeout_sec: 60 },
     metrics: null,
     ...(failure === undefined ? {} : { failure_class: failure.failureClass, failure_stage: failure.stage }),
+    ...(failure?.cause === undefined ? {} : { failure_cause: failure.cause }),
   };
 }

@@ -1,6 +1,6 @@
 import { FAILURE_REASONS } from '@agentbench/schemas';
 import { describe, expect, it } from 'vitest';
-import { FAILURE_CLASSES, failureClassOf, failureClassOfRecord } from './failure-class.js';
+import { attributeFailure, FAILURE_CLASSES, failureClassOf, failureClassOfRecord, RUN_STOPPED_CAUSE } from './failure-class.js';
 
 describe('failureClassOf', () => {
   it('gives every FailureReason a class, before and after the agent ran', () => {
@@ -58,6 +58,20 @@ describe('failureClassOf', () => {
 
   it('rejects a reason outside the taxonomy, naming the expected values', () => {
     expect(() => failureClassOf('BROKEN' as never)).toThrow(/expected one of SETUP_FAILED/);
+  });
+});
+
+describe('attributeFailure', () => {
+  it('says on what evidence it blamed the harness, the endpoint or the agent', () => {
+    expect(attributeFailure('INTERRUPTED', { stage: 'agent_run', isHarnessAbort: true })).toEqual({ failureClass: 'infra', cause: RUN_STOPPED_CAUSE });
+    expect(attributeFailure('INTERRUPTED', { stage: 'agent_run' }).cause).toMatch(/without the harness aborting/);
+    expect(attributeFailure('LLM_ERROR', { stage: 'agent_run', endpointFailure: 'the endpoint answered HTTP 503' })).toEqual({
+      failureClass: 'infra',
+      cause: "the LLM endpoint failed (seen by the attempt's model proxy): the endpoint answered HTTP 503",
+    });
+    expect(attributeFailure('LLM_ERROR', { stage: 'final_test' }).cause).toMatch(/agent's own request was refused/);
+    expect(attributeFailure('SETUP_FAILED', { stage: 'final_test' })).toMatchObject({ failureClass: 'agent', cause: expect.stringMatching(/its diff does not set up in the verdict sandbox/) });
+    expect(attributeFailure('SANDBOX_ERROR', { stage: 'setup' })).toMatchObject({ failureClass: 'infra', cause: 'ended in setup, before the agent ran: the engine or the host' });
   });
 });
 

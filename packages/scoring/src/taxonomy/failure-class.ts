@@ -99,6 +99,37 @@ export function failureClassOf(reason: FailureReason, context: FailureClassConte
   return hasAgentRun(context.stage) ? attributed.after : attributed.before;
 }
 
+/** A failure's class and, in words, the evidence that decided it (written as `failure_class` and `failure_cause`). */
+export interface FailureAttribution {
+  failureClass: FailureClass;
+  cause: string;
+}
+
+/**
+ * The class of a failure with the cause that decided it: who or what the harness blames, and on
+ * what evidence. The one place attribution is decided; `failureClassOf` is its class.
+ */
+export function attributeFailure(reason: FailureReason, context: FailureClassContext = {}): FailureAttribution {
+  const failureClass = failureClassOf(reason, context);
+  return { failureClass, cause: causeOf(reason, failureClass, context) };
+}
+
+function causeOf(reason: FailureReason, failureClass: FailureClass, context: FailureClassContext): string {
+  if (reason === 'INTERRUPTED') {
+    return failureClass === 'infra' ? RUN_STOPPED_CAUSE : 'interrupted without the harness aborting the attempt: the agent or its own command ended it';
+  }
+  if (reason === 'LLM_ERROR') {
+    return failureClass === 'infra'
+      ? `the LLM endpoint failed (seen by the attempt's model proxy): ${context.endpointFailure ?? ''}`
+      : 'the LLM endpoint did not fail on the last exchange the attempt\'s model proxy saw: the agent\'s own request was refused (4xx) or the agent declared the error itself';
+  }
+  if (reason in FIXED_CLASSES) return failureClass === 'task' ? `${reason} is the task's (its setup, baseline or repository)` : `${reason} is the agent's (its tests, budgets or tools)`;
+  const stage = context.stage ?? 'an unrecorded stage';
+  if (!hasAgentRun(context.stage)) return `ended in ${stage}, before the agent ran: ${failureClass === 'infra' ? 'the engine or the host' : 'the task'}`;
+  if (reason === 'SETUP_FAILED' || reason === 'SETUP_TIMEOUT') return `ended in ${stage}, after the agent ran: its diff does not set up in the verdict sandbox`;
+  return `ended in ${stage}, after the agent's code or commands had run: the agent's`;
+}
+
 function hasText(value: string | null | undefined): value is string {
   return typeof value === 'string' && value !== '';
 }

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentLoopLimits } from '@agentbench/agent-loop';
 import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptRecord, type FailureReason, type ModelConfig } from '@agentbench/schemas';
-import { failureClassOf } from '@agentbench/scoring';
+import { attributeFailure } from '@agentbench/scoring';
 import { relativeToRun } from '../../attempt/attempt-paths.js';
 import type { AttemptContext } from '../attempt-context.js';
 import type { AttemptMode, AttemptOutcome } from '../attempt-outcome.js';
@@ -28,13 +28,20 @@ function commonRecordFields(context: AttemptContext, end: PipelineEnd): CommonRe
 }
 
 /**
- * Who caused a failure, and the stage it was attributed by: the stage the attempt ended in is
- * recorded by the harness, never by the agent, so an agent that kills its own sandbox cannot
- * pass its failure off as infrastructure.
+ * Who caused a failure, and on what evidence: the stage the attempt ended in, whether the
+ * harness's own signal aborted it, and whether the model proxy saw the LLM endpoint fail. All
+ * three are the harness's own observations, never the agent's word, so an agent that kills its
+ * sandbox, raises an interrupt or declares an LLM error cannot pass its failure off as
+ * infrastructure.
  */
-function failureAttribution(context: AttemptContext, reason: FailureReason | null): Pick<AttemptRecord, 'failure_class' | 'failure_stage'> {
+function failureAttribution(context: AttemptContext, reason: FailureReason | null): Pick<AttemptRecord, 'failure_class' | 'failure_stage' | 'failure_cause'> {
   if (reason === null) return {};
-  return { failure_class: failureClassOf(reason, { stage: context.currentStage }), failure_stage: context.currentStage };
+  const { failureClass, cause } = attributeFailure(reason, {
+    stage: context.currentStage,
+    isHarnessAbort: context.isHarnessAbort,
+    endpointFailure: context.endpointFailure ?? null,
+  });
+  return { failure_class: failureClass, failure_stage: context.currentStage, failure_cause: cause };
 }
 
 /** The record of a baseline or run-task attempt. */

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTask, type AttemptRecord, type LoadedTask } from '@agentbench/schemas';
+import { RUN_STOPPED_CAUSE } from '@agentbench/scoring';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeAttemptRecord } from '../../../test/helpers/fake-attempt-record.js';
 import { makeTemporaryDirectory } from '../../../test/helpers/git-repository.js';
@@ -90,7 +91,7 @@ describe('runAgentRun', () => {
         finished += 1;
         if (finished === 3) {
           controller.abort();
-          return fakeAttemptRecord(input, { reason: 'INTERRUPTED', stage: 'agent_run', failureClass: 'infra' });
+          return fakeAttemptRecord(input, { reason: 'INTERRUPTED', stage: 'agent_run', failureClass: 'infra', cause: RUN_STOPPED_CAUSE });
         }
         return fakeAttemptRecord(input);
       },

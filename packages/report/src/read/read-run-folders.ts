@@ -204,7 +204,7 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     suite: record.suite,
     model: record.model?.name ?? null,
     variant: record.variant ?? null,
-    status: record.errored === true ? 'errored' : statusOf(record.result.passed, failureReason),
+    status: record.errored === true ? 'errored' : statusOf(record.result.passed, failureReason, record.failure_class),
     passed: record.result.passed,
     ...(record.errored === true ? { isErroredNotCounted: true } : {}),
     failureReason,

@@ -8,7 +8,7 @@ export { readCassette, parseCassette, type Cassette } from './read-cassette.js';
 export { checkCassetteRun } from './check-cassette-run.js';
 export { CassetteWriter } from './cassette-writer.js';
 export { describeDivergence, formatDivergence, renderForDiff, type Divergence } from './divergence.js';
-export { startModelProxy, MODEL_PROXY_MODES, type ModelProxy, type ModelProxyMode, type ModelProxyOptions } from './proxy/start-model-proxy.js';
+export { startModelProxy, MODEL_PROXY_MODES, type CachedAnswer, type ModelProxy, type ModelProxyMode, type ModelProxyOptions } from './proxy/start-model-proxy.js';
 export { checkUpstream } from './proxy/check-upstream.js';
 /** The file name an attempt's or scenario run's cassette has in its folder. */
 export const CASSETTE_FILE_NAME = 'cassette.jsonl';

@@ -169,11 +169,18 @@ export {
   CASSETTE_FORMAT,
   CASSETTE_FORMAT_VERSION,
   CASSETTE_EXCHANGE_SOURCES,
+  CASSETTE_SERVED_FROM,
   CassetteHeaderSchema,
   CassetteExchangeSchema,
   type CassetteHeader,
   type CassetteExchange,
 } from './records/cassette-record.js';
+export {
+  SCENARIO_RUN_SETTINGS_FORMAT,
+  SCENARIO_RUN_SETTINGS_VERSION,
+  ScenarioRunSettingsSchema,
+  type ScenarioRunSettings,
+} from './records/scenario-run-settings.js';
 export { TOOL_NAMES, ToolNameSchema, ToolRequestSchema, type ToolName, type ToolRequest } from './records/tool-request.js';
 export {
   TOOL_ERROR_KINDS,

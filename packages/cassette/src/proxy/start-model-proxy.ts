@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CASSETTE_FORMAT, CASSETTE_FORMAT_VERSION, HARNESS_VERSION, type CassetteExchange, type CassetteHeader } from '@agentbench/schemas';
+import { CASSETTE_FORMAT, CASSETTE_FORMAT_VERSION, CASSETTE_SERVED_FROM, HARNESS_VERSION, type CassetteExchange, type CassetteHeader } from '@agentbench/schemas';
 import { CassetteWriter } from '../cassette-writer.js';
 import { describeDivergence, type Divergence } from '../divergence.js';
 import { CassetteError } from '../errors/cassette-error.js';
@@ -58,8 +58,26 @@ export interface ModelProxy extends AsyncDisposable {
   readonly lastEndpointFailure: string | undefined;
   /** Recorded exchanges no request asked for (replay modes): a replay that ended early leaves some. */
   unservedExchanges(): CassetteExchange[];
+  /**
+   * Records an answer a client got without asking over HTTP (a judge disk-cache hit), as the exchange
+   * its request would have made: counted among the role's steps, keyed by the same hash, marked
+   * `served_from`. A replay then serves it like any other answer, with no cache present.
+   */
+  recordCachedAnswer(answer: CachedAnswer): void;
   /** Stops listening, drops open connections and writes the last cassette lines. */
   close(): Promise<void>;
+}
+
+/** An answer that never crossed the wire, with the request the client would have sent for it. */
+export interface CachedAnswer {
+  role: string;
+  /** Below the role's base URL, e.g. `/chat/completions`. */
+  endpoint: string;
+  /** The request body exactly as the client would send it (the key is its hash). */
+  body: unknown;
+  /** The JSON answer the client would have received. */
+  responseBody: string;
+  servedFrom: NonNullable<CassetteExchange['served_from']>;
 }
 
 const ROUTE = /^(?:\/role\/([A-Za-z0-9_.-]+))?\/v1(\/[^?]*)?(\?.*)?$/;
@@ -174,6 +192,35 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     writer?.append(exchangeOf(answer, 'live'));
   }
 
+  const recordCachedAnswer = (answer: CachedAnswer): void => {
+    if (!ROLE_NAME.test(answer.role)) throw new CassetteError(`role: expected letters, digits, "_", "." or "-", found ${JSON.stringify(answer.role)}`);
+    if (!CASSETTE_SERVED_FROM.includes(answer.servedFrom)) throw new CassetteError(`servedFrom: expected one of ${CASSETTE_SERVED_FROM.join(', ')}, found ${JSON.stringify(answer.servedFrom)}`);
+    const method = 'POST';
+    const hash = requestHash(`${method} ${answer.endpoint}`, answer.body);
+    const { step, occurrence } = counter.next(answer.role, hash);
+    const model = (answer.body as { model?: unknown } | null)?.model;
+    exchangeCount += 1;
+    writer?.append({
+      type: 'exchange',
+      role: answer.role,
+      step,
+      endpoint: answer.endpoint,
+      method,
+      model: typeof model === 'string' ? model : null,
+      request_hash: hash,
+      occurrence,
+      repeat_index: repeatIndex,
+      key: exchangeKey({ requestHash: hash, occurrence, repeatIndex }),
+      request: { headers: { 'content-type': 'application/json' }, body: answer.body },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body: answer.responseBody, is_stream: false },
+      usage: usageOfResponse(answer.responseBody, false),
+      latency_ms: 0,
+      source: 'live',
+      upstream_error: null,
+      served_from: answer.servedFrom,
+    });
+  };
+
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: { message: `the model proxy failed: ${error instanceof Error ? error.message : String(error)}`, type: 'proxy_error' } });
@@ -228,6 +275,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       return lastEndpointFailure;
     },
     unservedExchanges: () => (options.replayFrom?.exchanges ?? []).filter((exchange) => !served.has(exchange)),
+    recordCachedAnswer,
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -9,6 +9,12 @@ export const CASSETTE_FORMAT_VERSION = 1;
 export const CASSETTE_EXCHANGE_SOURCES = ['live', 'cassette'] as const;
 
 /**
+ * Where a recorded answer came from when it never crossed the wire: `judge-cache` is an LLM judge
+ * answer served from the judge's disk cache, kept so a replay without that cache can serve it.
+ */
+export const CASSETTE_SERVED_FROM = ['judge-cache'] as const;
+
+/**
  * The first line of `cassette.jsonl`: what was recorded, so a replay can refuse a cassette of
  * another task or scenario, or of another repeat.
  */
@@ -71,5 +77,7 @@ export const CassetteExchangeSchema = v.object({
   source: v.picklist(CASSETTE_EXCHANGE_SOURCES),
   /** Set when the proxy could not reach the upstream and answered 502 itself. */
   upstream_error: v.nullish(v.string()),
+  /** Set when the answer did not come over HTTP at recording time (a judge disk-cache hit); the request is the one the client would have sent. Absent in older cassettes. */
+  served_from: v.optional(v.picklist(CASSETTE_SERVED_FROM)),
 });
 export type CassetteExchange = v.InferOutput<typeof CassetteExchangeSchema>;

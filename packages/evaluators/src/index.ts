@@ -59,6 +59,7 @@ export {
   DEFAULT_JUDGE_BASE_URL,
   DEFAULT_JUDGE_MODEL,
   type JudgeClientOptions,
+  type CachedJudgeExchange,
   type JudgeModelType,
   type StructuredOutputMode,
 } from './judge/judge-configuration.js';

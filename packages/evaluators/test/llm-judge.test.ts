@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEvaluationContext, type EvaluationContext } from '../src/context/evaluation-context.js';
+import type { CachedJudgeExchange } from '../src/judge/judge-configuration.js';
 import type { LlmJudgeDetails } from '../src/evaluators/llm-judge/llm-judge-evaluator.js';
 import { createEvaluatorRegistry } from '../src/registry/evaluator-registry.js';
 import { jsonReply, no, startJudgeFixture, yes, type JudgeFixture } from './helpers/judge-server.js';
@@ -148,6 +149,22 @@ describe('llm_judge against an OpenAI-compatible server', () => {
     const uncached = await registry.evaluate(greeting, context(judge, {}, { noCache: true }));
     expect(uncached.success).toBe(false);
     expect(judge.server.requests).toHaveLength(3);
+  });
+
+  it('shows a cache hit to onCachedAnswer as the exchange a miss would make: the same request body, the cached answer', async () => {
+    const judge = await start([yes()]);
+    await registry.evaluate(greeting, context(judge));
+    const [sent] = judge.bodies();
+    const hits: CachedJudgeExchange[] = [];
+    const cached = await registry.evaluate(greeting, context(judge, {}, { onCachedAnswer: (hit) => hits.push(hit) }));
+    expect(cached.success).toBe(true);
+    expect(judge.server.requests).toHaveLength(1);
+    expect(hits).toHaveLength(1);
+    expect(hits[0]?.endpoint).toBe('/chat/completions');
+    expect(hits[0]?.body).toEqual(sent);
+    const completion = JSON.parse(hits[0]?.responseBody ?? '{}') as { choices: { message: { content: string } }[]; usage: { total_tokens: number } };
+    expect(JSON.parse(completion.choices[0]?.message.content ?? '{}')).toMatchObject({ judgment: 'yes' });
+    expect(completion.usage.total_tokens).toBe(0);
   });
 
   it('misses the cache when the material, model or temperature changes', async () => {

@@ -140,6 +140,50 @@ function answerOf(completion: OpenAI.Chat.Completions.ChatCompletion, request: J
   return parseAnswer(call.function.arguments, schema, `${toolName(request)} arguments`);
 }
 
+/** The chat completion request of a judge question: the JSON schema response format, or one forced tool call. */
+function requestBody(
+  request: JudgeRequest,
+  model: string,
+  temperature: number,
+  prepared: { schema: JsonSchemaObject; strict: boolean },
+  transport: StructuredOutputTransport,
+): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming {
+  const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+    { role: 'system', content: request.system },
+    { role: 'user', content: request.prompt },
+  ];
+  const base = { model, temperature, messages, stream: false as const };
+  return transport === 'json_schema'
+    ? { ...base, response_format: { type: 'json_schema', json_schema: { name: request.name, schema: prepared.schema, strict: prepared.strict } } }
+    : {
+        ...base,
+        tools: [
+          {
+            type: 'function',
+            function: { name: toolName(request), description: 'Submit your judgment. Call this exactly once.', parameters: prepared.schema, strict: prepared.strict },
+          },
+        ],
+        tool_choice: { type: 'function', function: { name: toolName(request) } },
+      };
+}
+
+/** A completion whose answer is a cached one, in the shape `answerOf` reads for the transport. */
+function completionOfCachedAnswer(request: JudgeRequest, value: Record<string, unknown>, model: string, transport: StructuredOutputTransport, key: string): OpenAI.Chat.Completions.ChatCompletion {
+  const text = JSON.stringify(value);
+  const message: OpenAI.Chat.Completions.ChatCompletionMessage =
+    transport === 'json_schema'
+      ? { role: 'assistant', content: text, refusal: null }
+      : { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: `call_${key.slice(0, 12)}`, type: 'function', function: { name: toolName(request), arguments: text } }] };
+  return {
+    id: `judge-cache-${key.slice(0, 16)}`,
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [{ index: 0, finish_reason: transport === 'json_schema' ? 'stop' : 'tool_calls', logprobs: null, message }],
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  };
+}
+
 /** A judge client over any OpenAI-compatible chat completions API, with structured output, validation and a disk cache. */
 export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient {
   const configuration = resolveJudgeConfiguration(options);
@@ -158,27 +202,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     prepared: { schema: JsonSchemaObject; strict: boolean },
     transport: StructuredOutputTransport,
     signal: AbortSignal | undefined,
-  ): Promise<OpenAI.Chat.Completions.ChatCompletion> => {
-    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
-      { role: 'system', content: request.system },
-      { role: 'user', content: request.prompt },
-    ];
-    const base = { model, temperature, messages, stream: false as const };
-    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming =
-      transport === 'json_schema'
-        ? { ...base, response_format: { type: 'json_schema', json_schema: { name: request.name, schema: prepared.schema, strict: prepared.strict } } }
-        : {
-            ...base,
-            tools: [
-              {
-                type: 'function',
-                function: { name: toolName(request), description: 'Submit your judgment. Call this exactly once.', parameters: prepared.schema, strict: prepared.strict },
-              },
-            ],
-            tool_choice: { type: 'function', function: { name: toolName(request) } },
-          };
-    return openai.chat.completions.create(body, signal === undefined ? {} : { signal });
-  };
+  ): Promise<OpenAI.Chat.Completions.ChatCompletion> => openai.chat.completions.create(requestBody(request, model, temperature, prepared, transport), signal === undefined ? {} : { signal });
 
   const ask = async (request: JudgeRequest, askOptions: { signal?: AbortSignal } = {}): Promise<JudgeAnswer> => {
     const model = judgeModelFor(configuration, request);
@@ -193,18 +217,24 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
       schema: prepared.schema,
       sample: request.sample ?? 0,
     });
+    const modelKey = `${configuration.baseURL} ${model}`;
+    let transport: StructuredOutputTransport =
+      configuration.structuredOutput === 'tool' || (configuration.structuredOutput === 'auto' && toolOnlyModels.has(modelKey)) ? 'tool' : 'json_schema';
     const useCache = cache !== undefined && !configuration.isCacheBypassed;
     if (useCache) {
       const entry = await cache.read(key);
       // A cached answer is checked again: the schema it was validated against may have been edited since.
       if (entry !== undefined && jsonSchemaViolations(prepared.schema, entry.value).length === 0) {
+        // Shown as the request a miss would send now (this transport), so a replay without the cache asks the same.
+        options.onCachedAnswer?.({
+          endpoint: '/chat/completions',
+          body: requestBody(request, model, temperature, prepared, transport),
+          responseBody: JSON.stringify(completionOfCachedAnswer(request, entry.value, entry.model, transport, key)),
+        });
         return { value: entry.value, model: entry.model, transport: entry.transport, isCached: true, usage: ZERO_USAGE };
       }
     }
 
-    const modelKey = `${configuration.baseURL} ${model}`;
-    let transport: StructuredOutputTransport =
-      configuration.structuredOutput === 'tool' || (configuration.structuredOutput === 'auto' && toolOnlyModels.has(modelKey)) ? 'tool' : 'json_schema';
     let usage = ZERO_USAGE;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {

@@ -32,6 +32,22 @@ export interface JudgeClientOptions {
   timeoutMs?: number;
   /** Where to read variables; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Called on each disk-cache hit with the request this client would have sent and a completion
+   * carrying the cached answer, so a recording model proxy can keep it (the scenario runner passes
+   * it to `ModelProxy.recordCachedAnswer`): the run's cassette then holds every judge answer.
+   */
+  onCachedAnswer?: (answer: CachedJudgeExchange) => void;
+}
+
+/** A cache hit as the HTTP exchange it stands for. */
+export interface CachedJudgeExchange {
+  /** Below the base URL: always `/chat/completions`. */
+  endpoint: string;
+  /** The chat completion request, exactly as the client sends it when the cache misses. */
+  body: unknown;
+  /** A chat completion (JSON text) whose answer is the cached one, with zero usage: a hit costs nothing. */
+  responseBody: string;
 }
 
 /**

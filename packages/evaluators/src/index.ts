@@ -58,6 +58,7 @@ export { createJudgeClient, type JudgeAnswer, type JudgeClient, type JudgeReques
 export {
   DEFAULT_JUDGE_BASE_URL,
   DEFAULT_JUDGE_MODEL,
+  JUDGE_MODEL_TYPES,
   type JudgeClientOptions,
   type CachedJudgeExchange,
   type JudgeModelType,

@@ -17,6 +17,10 @@ export {
   type RunError,
 } from './run/scenario-result.js';
 export { formatRunSummary } from './run/format-summary.js';
+export { RUN_SETTINGS_FILE, SCENARIO_COPY_FILE } from './run/result-files.js';
+export { replayScenarioRun, REPLAY_FILE, type ReplayScenarioRunOptions, type ReplayScenarioRunResult } from './replay/replay-scenario-run.js';
+export { isScenarioRunFolder } from './replay/read-scenario-run.js';
+export { compareScenarioResults, formatScenarioComparison, verdictOfResult, type ScenarioComparison, type EvaluationOutcome } from './replay/compare-scenario-results.js';
 
 // Dry runs
 export { planScenario, type ScenarioPlan, type PlannedStep, type PlannedEvaluator, type PlanScenarioOptions, type PlanStatus } from './plan/plan-scenario.js';

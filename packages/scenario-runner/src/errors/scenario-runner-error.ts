@@ -20,6 +20,7 @@ export type ScenarioRunnerErrorKind =
   | 'code_step'
   | 'conversation'
   | 'matrix'
+  | 'replay'
   | 'internal';
 
 /**

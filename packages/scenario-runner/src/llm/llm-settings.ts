@@ -1,4 +1,4 @@
-import type { JudgeClientOptions } from '@agentbench/evaluators';
+import { JUDGE_MODEL_TYPES, type JudgeClientOptions, type JudgeModelType } from '@agentbench/evaluators';
 import { OPENROUTER_BASE_URL, type LlmClientOptions } from '@agentbench/agent-loop';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import type { LlmRole } from './usage-meter.js';
@@ -20,7 +20,7 @@ export interface RoleLlmSettings {
 export interface LlmSettings {
   agent?: RoleLlmSettings;
   simulator?: RoleLlmSettings;
-  judge?: RoleLlmSettings & { cacheDir?: string; noCache?: boolean };
+  judge?: RoleLlmSettings & { cacheDir?: string; noCache?: boolean; modelTypes?: Partial<Record<JudgeModelType, string>> };
 }
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -63,17 +63,56 @@ function apiKeyFor(role: LlmRole, explicit: string | undefined, baseURL: string,
  */
 export function roleClientOptions(role: 'agent' | 'simulator', settings: LlmSettings, env: Environment): LlmClientOptions {
   const own = settings[role] ?? {};
-  const agentURL = agentBaseURL(settings, env);
-  const baseURL = role === 'agent' ? agentURL : (firstSet(own.baseURL, env['AGENTBENCH_SIMULATOR_BASE_URL']) ?? agentURL);
-  const agentModel = firstSet(settings.agent?.model, env['AGENTBENCH_AGENT_MODEL'], env['MODEL_NAME']) ?? DEFAULT_AGENT_MODEL;
-  const model =
-    role === 'agent'
-      ? agentModel
-      : (firstSet(own.model, env['AGENTBENCH_SIMULATOR_MODEL']) ?? (baseURL.startsWith(OPENROUTER_BASE_URL) ? DEFAULT_SIMULATOR_MODEL : agentModel));
+  const { baseURL, model } = roleEndpoint(role, settings, env);
   const options: LlmClientOptions = { baseURL, model, apiKey: apiKeyFor(role, own.apiKey, baseURL, env) };
   if (own.timeoutMs !== undefined) options.timeoutMs = own.timeoutMs;
   if (own.maxRetries !== undefined) options.retry = { maxRetries: own.maxRetries };
   return options;
+}
+
+/** A role's endpoint and model as its client resolves them (see `roleClientOptions`), without a key. */
+function roleEndpoint(role: 'agent' | 'simulator', settings: LlmSettings, env: Environment): { baseURL: string; model: string } {
+  const agentURL = agentBaseURL(settings, env);
+  const baseURL = role === 'agent' ? agentURL : (firstSet(settings.simulator?.baseURL, env['AGENTBENCH_SIMULATOR_BASE_URL']) ?? agentURL);
+  const agentModel = firstSet(settings.agent?.model, env['AGENTBENCH_AGENT_MODEL'], env['MODEL_NAME']) ?? DEFAULT_AGENT_MODEL;
+  if (role === 'agent') return { baseURL, model: agentModel };
+  return { baseURL, model: firstSet(settings.simulator?.model, env['AGENTBENCH_SIMULATOR_MODEL']) ?? (baseURL.startsWith(OPENROUTER_BASE_URL) ? DEFAULT_SIMULATOR_MODEL : agentModel) };
+}
+
+/** One role's model settings after settings and environment are merged; never a key. */
+export interface ResolvedRoleModel {
+  baseURL: string;
+  /** Undefined for a judge without a base model (each evaluation's `model` or `model_type` decides). */
+  model: string | undefined;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+/** Every role's model settings as the run's clients resolve them: what a replay passes back as explicit settings. */
+export function resolvedModelSettings(
+  settings: LlmSettings,
+  env: Environment,
+): { agent: ResolvedRoleModel; simulator: ResolvedRoleModel; judge: ResolvedRoleModel & { modelTypes: Partial<Record<JudgeModelType, string>>; isCacheEnabled: boolean } } {
+  const limits = (own: RoleLlmSettings | undefined): Pick<ResolvedRoleModel, 'timeoutMs' | 'maxRetries'> => ({
+    ...(own?.timeoutMs === undefined ? {} : { timeoutMs: own.timeoutMs }),
+    ...(own?.maxRetries === undefined ? {} : { maxRetries: own.maxRetries }),
+  });
+  const modelTypes: Partial<Record<JudgeModelType, string>> = {};
+  for (const [type, { variable }] of Object.entries(JUDGE_MODEL_TYPES) as [JudgeModelType, { variable: string }][]) {
+    const model = firstSet(settings.judge?.modelTypes?.[type], env[variable]);
+    if (model !== undefined) modelTypes[type] = model;
+  }
+  return {
+    agent: { ...roleEndpoint('agent', settings, env), ...limits(settings.agent) },
+    simulator: { ...roleEndpoint('simulator', settings, env), ...limits(settings.simulator) },
+    judge: {
+      baseURL: roleUpstreams(settings, env).judge,
+      model: firstSet(settings.judge?.model, env['AGENTBENCH_JUDGE_MODEL']),
+      ...limits(settings.judge),
+      modelTypes,
+      isCacheEnabled: settings.judge?.noCache !== true,
+    },
+  };
 }
 
 /**
@@ -92,6 +131,7 @@ export function judgeClientOptions(settings: LlmSettings, env: Environment, repe
   if (own.maxRetries !== undefined) options.maxRetries = own.maxRetries;
   if (own.cacheDir !== undefined) options.cacheDir = own.cacheDir;
   if (own.noCache !== undefined) options.noCache = own.noCache;
+  if (own.modelTypes !== undefined) options.modelTypes = own.modelTypes;
   return options;
 }
 

@@ -9,3 +9,8 @@ export function slugForPath(name: string): string {
   return slug === '' ? 'scenario' : slug;
 }
 
+
+/** What a run started with (agent, models per role, seed, matrix cell...), written before it runs: what a replay needs. */
+export const RUN_SETTINGS_FILE = 'run-settings.json';
+/** The scenario file's text as the run read it, beside `result.json`. */
+export const SCENARIO_COPY_FILE = 'scenario.yaml';

@@ -1,3 +1,4 @@
+import type { Cassette, Divergence } from '@agentbench/cassette';
 import type { DockerSandboxPool, NetworkHolderPool } from '@agentbench/sandbox';
 import type { AgentSpec } from '../agents/agent-under-test.js';
 import type { LlmSettings } from '../llm/llm-settings.js';
@@ -43,4 +44,10 @@ export interface RunScenarioOptions {
   sandboxPool?: DockerSandboxPool;
   signal?: AbortSignal;
   onEvent?: (event: ScenarioRunEvent) => void;
+  /**
+   * Serve every role's model answers from a recorded cassette (`replayScenarioRun` sets it): the
+   * judge's disk cache is not read, and `replay-then-live` forwards from the first request the
+   * cassette does not hold. Default: record live answers.
+   */
+  replay?: { mode: 'replay' | 'replay-then-live'; cassette: Cassette; onDivergence?: (divergence: Divergence) => void };
 }

@@ -3,6 +3,7 @@ import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import type { RunScenarioOptions } from './run-options.js';
 import type { ScenarioRunResult } from './scenario-result.js';
 import { modelProxyStage } from './stages/model-proxy-stage.js';
+import { settingsStage } from './stages/settings-stage.js';
 import {
   agentStage,
   createScenarioRun,
@@ -36,6 +37,7 @@ export async function runScenario(scenario: string | LoadedScenario, options: Ru
   const start = startRun(loaded, options);
   const run = createScenarioRun(loaded, options, start, await loadStage(loaded, options, start));
   try {
+    await settingsStage(run);
     await modelProxyStage(run);
     const endpoint = await servicesStage(run);
     const provider = await environmentStage(run, endpoint);

@@ -30,7 +30,14 @@ function judgeModelOf(details: unknown): string | undefined {
 export function judgeStage(run: ScenarioRun, provider: EnvironmentProvider): RunEvaluation {
   const { meter, models } = run;
   const judgeOptions = judgeClientOptions(run.llmSettings, run.env, run.options.matrix?.repeat ?? 0);
-  if (run.resources.modelProxy !== undefined) judgeOptions.transportBaseURL = run.resources.modelProxy.baseUrlFor('judge');
+  const proxy = run.resources.modelProxy;
+  if (proxy !== undefined) {
+    judgeOptions.transportBaseURL = proxy.baseUrlFor('judge');
+    // A disk-cache hit never reaches the proxy: kept as the exchange it stands for, so the cassette holds every judge answer.
+    judgeOptions.onCachedAnswer = (answer) => proxy.recordCachedAnswer({ role: 'judge', ...answer, servedFrom: 'judge-cache' });
+  }
+  // A replay's only source of answers is the cassette.
+  if (run.options.replay !== undefined) judgeOptions.noCache = true;
   const evaluationBase: Partial<EvaluationContext> = {
     llm: judgeOptions,
     runCommand: (command) => provider.run(command, { captureFiles: false, timeoutMs: run.stepTimeoutMs }),

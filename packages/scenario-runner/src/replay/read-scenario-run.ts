@@ -1,0 +1,73 @@
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as v from 'valibot';
+import { ScenarioRunSettingsSchema, type ScenarioRunSettings } from '@agentbench/schemas';
+import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
+import { RUN_SETTINGS_FILE } from '../run/result-files.js';
+import type { ScenarioRunResult } from '../run/scenario-result.js';
+
+const RESULT_FILE = 'result.json';
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A folder a scenario run wrote: its `result.json` or `run-settings.json` (an agent attempt folder has `attempt.json` instead). */
+export async function isScenarioRunFolder(folder: string): Promise<boolean> {
+  if (await exists(path.join(folder, 'attempt.json'))) return false;
+  return (await exists(path.join(folder, RESULT_FILE))) || (await exists(path.join(folder, RUN_SETTINGS_FILE)));
+}
+
+async function readJson(file: string, missing: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new ScenarioRunnerError('replay', `${file}: not found: ${missing}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioRunnerError('replay', `${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** The run's `result.json`, checked for the fields a comparison reads. */
+export async function readScenarioResult(runDir: string): Promise<ScenarioRunResult> {
+  const file = path.join(runDir, RESULT_FILE);
+  const value = (await readJson(file, 'expected the result of a scenario run (is the folder a scenario run folder, scenarios/<time>__<name>__<id>/?)')) as Partial<ScenarioRunResult> | null;
+  const problem =
+    typeof value !== 'object' || value === null
+      ? 'expected an object'
+      : typeof value.run_id !== 'string'
+        ? 'run_id: expected a string'
+        : typeof value.scenario?.name !== 'string'
+          ? 'scenario.name: expected a string'
+          : !Array.isArray(value.steps) || !Array.isArray(value.evaluations) || !Array.isArray(value.trajectory)
+            ? 'steps, evaluations and trajectory: expected lists'
+            : undefined;
+  if (problem !== undefined) throw new ScenarioRunnerError('replay', `${file}: not a scenario run result: ${problem}`);
+  return value as ScenarioRunResult;
+}
+
+/** The run's `run-settings.json`; a run recorded before runs kept them gets an error saying to re-record it. */
+export async function readRunSettings(runDir: string): Promise<ScenarioRunSettings> {
+  const file = path.join(runDir, RUN_SETTINGS_FILE);
+  if (!(await exists(file))) {
+    throw new ScenarioRunnerError(
+      'replay',
+      `${runDir}: this run was recorded before scenario runs kept their settings (no ${RUN_SETTINGS_FILE}), so it cannot be replayed; re-record it with ab scenario run`,
+    );
+  }
+  const parsed = v.safeParse(ScenarioRunSettingsSchema, await readJson(file, 'expected the settings of a scenario run'));
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    throw new ScenarioRunnerError('replay', `${file}: not the settings of a scenario run: ${issue === undefined ? 'invalid' : `${v.getDotPath(issue) ?? '(file)'}: ${issue.message}`}`);
+  }
+  return parsed.output;
+}

@@ -97,6 +97,23 @@ describe('replayScenarioRun: a recorded scenario run again, every model served f
     expect(replayed.comparison.verdict).toMatchObject({ original: 'FAILED', replay: expect.stringMatching(/^ERRORED: /) });
   });
 
+  it('with thenLive, goes live at the first changed step and records the rest as a fork', async () => {
+    const runDir = await record();
+    const edited = path.join(folder, 'edited.scenario.yaml');
+    await writeFile(edited, (await readFile(scenarioFile, 'utf8')).replace('get the duplicate charge refunded', 'cancel the subscription'));
+    const asked = server!.requests.length;
+    const replayed = await replayScenarioRun({ runDir, scenario: edited, thenLive: true });
+    expect(replayed.mode).toBe('replay-then-live');
+    expect(replayed.forkedAt).toEqual({ role: 'simulator', step: 1 });
+    expect(replayed.replay.result.errors).toEqual([]);
+    // The agent's first reply came from the cassette; everything from the simulator's first request on from the server.
+    expect(server!.requests.length).toBeGreaterThan(asked);
+    const cassette = await readCassette(path.join(replayed.replay.runDir, 'cassette.jsonl'));
+    expect(cassette.header.replay_of?.forked_at).toEqual({ role: 'simulator', step: 1 });
+    expect(cassette.exchanges[0]).toMatchObject({ role: 'agent', step: 1, source: 'cassette' });
+    expect(cassette.exchanges.slice(1).every((exchange) => exchange.source === 'live')).toBe(true);
+  });
+
   it('serves a judge answer the disk cache gave while recording from the cassette, with the cache folder removed', async () => {
     const cacheDir = path.join(folder, 'judge-cache');
     const withCache = (fake: FakeLlmServer): LlmSettings => ({ ...llmSettings(fake), judge: { baseURL: fake.url, model: 'judge-model', maxRetries: 0, cacheDir } });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LlmSettings } from '../src/llm/llm-settings.js';
 import { formatScenarioComparison } from '../src/replay/compare-scenario-results.js';
 import { replayScenarioRun } from '../src/replay/replay-scenario-run.js';
+import { runMatrix } from '../src/matrix/run-matrix.js';
 import { runScenario } from '../src/run/run-scenario.js';
 import { judgeAnswer, llmSettings, SCENARIOS, startScenarioLlm, userMessages, type ChatBody } from './helpers/scenario-llm.js';
 
@@ -152,5 +153,33 @@ describe('replayScenarioRun: a recorded scenario run again, every model served f
     const other = path.join(folder, 'other.scenario.yaml');
     await writeFile(other, (await readFile(scenarioFile, 'utf8')).replace(/^name: .*$/m, 'name: Another scenario'));
     await expect(replayScenarioRun({ runDir, scenario: other })).rejects.toThrow(/recorded for scenario "Billing conversation.*", not "Another scenario": this cassette belongs to another run/);
+  });
+});
+
+describe('replayScenarioRun of a matrix cell: its parameters set again, its repeat index in every key', () => {
+  let folder: string;
+  let server: FakeLlmServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('reproduces the second repeat of a combination offline', async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'scenario-replay-matrix-'));
+    server = await startScenarioLlm({ agent: (body) => `Hello! You asked: ${userMessages(body).at(-1)}` });
+    const summary = await runMatrix(path.join(SCENARIOS, 'greeting.matrix.yaml'), { llm: llmSettings(server), outDir: folder, filter: 'Good morning', seed: 5 });
+    await server.close();
+    server = undefined;
+    const cell = summary.runs.find((run) => run.repeat === 2 && run.passed);
+    expect(cell?.result_file).toBeDefined();
+    const runDir = path.dirname(cell!.result_file!);
+    const settings = JSON.parse(await readFile(path.join(runDir, 'run-settings.json'), 'utf8')) as { matrix: { parameters: Record<string, unknown> }; repeat_index: number };
+    expect(settings.repeat_index).toBe(1);
+    expect(settings.matrix.parameters['run[0].input']).toBe('Good morning');
+    const replayed = await replayScenarioRun({ runDir });
+    expect(replayed.divergence).toBeUndefined();
+    expect(replayed.replay.result.steps[0]?.input).toBe('Good morning');
+    expect(replayed.comparison).toMatchObject({ isSame: true, verdict: { original: 'PASSED', replay: 'PASSED' } });
   });
 });

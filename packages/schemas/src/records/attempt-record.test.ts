@@ -53,6 +53,10 @@ describe('AttemptRecordSchema', () => {
     expect(v.parse(AttemptRecordSchema, JSON.parse(JSON.stringify(tried)))).toEqual(tried);
     expect(v.parse(AttemptRecordSchema, record()).failure_class).toBeUndefined();
     expect(issuePaths({ ...record(), failure_class: 'engine' })).toEqual(['failure_class']);
+    const lost = { ...tried, try: 1, engine: 'second', engine_unreachable: "engine 'second' stopped answering (ECONNREFUSED)" };
+    expect(v.parse(AttemptRecordSchema, lost).engine_unreachable).toBe(lost.engine_unreachable);
+    expect(v.parse(AttemptRecordSchema, tried).engine_unreachable).toBeUndefined();
+    expect(issuePaths({ ...record(), engine_unreachable: true })).toEqual(['engine_unreachable']);
     expect(issuePaths({ ...record(), try: 0 })).toEqual(['try']);
   });
 

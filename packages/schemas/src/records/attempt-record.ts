@@ -110,5 +110,10 @@ export const AttemptRecordSchema = v.object({
   errored: v.optional(v.boolean()),
   /** The Docker engine (its name in the engines list) the attempt ran on; absent when the run had no engines list. */
   engine: v.optional(v.nullable(v.string())),
+  /**
+   * `ab run` with an engines list: the try was lost to its engine, which stopped answering; why, naming the
+   * engine. Such a try is `infra` whatever its stage, and the attempt is tried again on another engine.
+   */
+  engine_unreachable: v.optional(v.string()),
 });
 export type AttemptRecord = v.InferOutput<typeof AttemptRecordSchema>;

@@ -135,6 +135,7 @@ export {
   pingEngine,
   ensureImage,
   checkEngines,
+  findEngineStopEvidence,
   DEFAULT_PING_TIMEOUT_MS,
   type CheckEnginesOptions,
   type Engine,

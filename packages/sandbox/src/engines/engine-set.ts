@@ -4,6 +4,7 @@ import { SandboxError } from '../errors/sandbox-error.js';
 import { removeManagedContainers, type ManagedContainerFilter, type RemovedContainers } from '../docker/managed-containers.js';
 import { defaultEngine } from '../docker/default-engine.js';
 import { createEngineClient } from './engine-client.js';
+import { findEngineStopEvidence } from './engine-stop-evidence.js';
 import { ensureImage, type EnsureImageResult, type ImageTransferProgress } from './ensure-image.js';
 import { DEFAULT_PING_TIMEOUT_MS, pingEngine, type EngineHealth } from './ping-engine.js';
 
@@ -137,6 +138,11 @@ export class EngineSet {
     state.downReason = health.isUp ? undefined : health.message;
     if (wasDown && health.isUp) this.wakeWaiters();
     return health;
+  }
+
+  /** What points at the engine shutting down since `since` (see findEngineStopEvidence), or undefined. */
+  async stopEvidence(name: string, since: Date): Promise<string | undefined> {
+    return findEngineStopEvidence(this.state(name).docker, { since, timeoutMs: this.pingTimeoutMs });
   }
 
   async checkAll(): Promise<Map<string, EngineHealth>> {

@@ -104,7 +104,6 @@ export {
   type AgentRunEvent,
   type AgentRunOptions,
   type AgentRunResult,
-  type AttemptEngine,
   type AttemptTryFunction,
   type AttemptTryInput,
   type PlannedAttempt,
@@ -124,11 +123,17 @@ export {
   type ModelBenchmarkRunEntry,
 } from './benchmark/run-model-benchmark.js';
 
-// Several Docker engines: each attempt placed on the engine with the most free capacity, lost tries re-placed.
+// Several Docker engines: each attempt placed on the engine with the most free capacity; a try lost to its engine is judged cheaply and tried again elsewhere.
 export {
   engineSandboxFactory,
   runPlacedAttempt,
+  runOnEngine,
+  judgeEngineLoss,
   prepareEngines,
+  DYING_ENGINE_GRACE_MS,
+  type EngineTry,
+  type EngineVerdict,
+  type EngineWitness,
   type EnginePlacement,
   type EngineSandboxFactory,
   type PlacedOutcome,

@@ -71,7 +71,17 @@ describe('runPlacedAttempt', () => {
     expect(result.lost).toEqual([]);
   });
 
-  it('watches the engine of a sandbox failure for a while: one that stops answering soon after is the failure', async () => {
+  it('keeps a sandbox failure on a healthy engine as the task\'s, without watching the engine first', async () => {
+    const engineSet = await EngineSet.open([{ name: 'alive', host: `unix://${answeringSocket}`, capacity: 1 }, { name: 'other', host: `unix://${answeringSocket}`, capacity: 1 }]);
+    const started = performance.now();
+    const result = await runPlacedAttempt({ engineSet, attempt: async () => outcome('SANDBOX_ERROR') });
+    // The default grace is 30 s: a healthy engine (answers, no container of ours stopped by it) is never watched.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(result.outcome.record.result.failure_reason).toBe('SANDBOX_ERROR');
+    expect(result.lost).toEqual([]);
+  });
+
+  it('watches the engine of a failure when its events API fails: one that stops answering soon after is the failure', async () => {
     const dyingSocket = path.join(dir, 'dying.sock');
     // Answers one ping, then goes away, like a dockerd that is shutting down.
     const dying = createServer((request, response) => {

@@ -1,11 +1,8 @@
-import type { AttemptRecord } from '@agentbench/schemas';
-import type { EngineHealth, EngineSet } from '@agentbench/sandbox';
+import type { EngineSet } from '@agentbench/sandbox';
 import { engineSandboxFactory, type EnginePlacement } from './engine-sandbox-factory.js';
+import { runOnEngine, type PlacedOutcome } from './run-on-engine.js';
 
-/** What an attempt on an engine gave back: anything holding its record. */
-export interface PlacedOutcome {
-  record: AttemptRecord;
-}
+export type { PlacedOutcome } from './run-on-engine.js';
 
 export interface RunPlacedAttemptOptions<Outcome extends PlacedOutcome> {
   engineSet: EngineSet;
@@ -14,25 +11,8 @@ export interface RunPlacedAttemptOptions<Outcome extends PlacedOutcome> {
   /** Called before an attempt is run again on another engine (clear what the lost try left: workspace, logs). */
   beforeRetry?: (lost: { engine: string; reason: string; outcome: Outcome }) => Promise<void>;
   signal?: AbortSignal;
-  /** How long a sandbox failure's engine is watched for going away before the failure is called the task's. Default 30 s. */
+  /** How long an engine showing signs of shutting down is watched before the failure is called the task's (judgeEngineLoss). Default 30 s. */
   dyingEngineGraceMs?: number;
-}
-
-/**
- * A stopping dockerd kills its containers first and answers pings until its shutdown ends (15 s seen); the attempt
- * sees its sandbox fail first. So after a sandbox failure (the infrastructure class) the engine is asked
- * again for this long before the failure counts as the task's.
- */
-export const DYING_ENGINE_GRACE_MS = 30_000;
-const RECHECK_EVERY_MS = 1_000;
-
-async function confirmHealth(engineSet: EngineSet, engine: string, graceMs: number): Promise<EngineHealth> {
-  const deadline = Date.now() + graceMs;
-  for (;;) {
-    const health = await engineSet.checkHealth(engine);
-    if (!health.isUp || Date.now() >= deadline) return health;
-    await new Promise((resolve) => setTimeout(resolve, RECHECK_EVERY_MS));
-  }
 }
 
 export interface PlacedAttemptResult<Outcome extends PlacedOutcome> {
@@ -43,31 +23,28 @@ export interface PlacedAttemptResult<Outcome extends PlacedOutcome> {
 }
 
 /**
- * Runs one attempt on the engine with the most free capacity. When the attempt fails and its engine
- * no longer answers a ping (after a sandbox failure: within `dyingEngineGraceMs`), the failure is the engine's, not the task's (engine-unreachable, infra):
- * the engine is marked down, the try is dropped (not recorded) and the attempt runs again on another
- * engine, at most once per engine. A failure on an engine that still answers is the attempt's result.
+ * validate-suite's placement, which records one result per task and has no tries: the attempt runs on
+ * the engine with the most free capacity; a try lost to its engine (runOnEngine, judgeEngineLoss) is
+ * dropped (not recorded) and the attempt runs again on another engine, at most once per engine. A
+ * failure on an engine that is not lost is the attempt's result. (`ab run` does not use this loop: its
+ * lost tries are recorded and retried by its own retries.)
  */
 export async function runPlacedAttempt<Outcome extends PlacedOutcome>(options: RunPlacedAttemptOptions<Outcome>): Promise<PlacedAttemptResult<Outcome>> {
   const placer = engineSandboxFactory(options.engineSet);
   const lost: Array<{ engine: string; reason: string }> = [];
   const tries = options.engineSet.engines.length;
   for (let attempt = 1; ; attempt += 1) {
-    const placement = await placer.place(options.signal);
-    let outcome: Outcome;
-    try {
-      outcome = await options.attempt(placement);
-    } finally {
-      placement.release();
-    }
-    outcome.record.engine = placement.engine;
-    const isAborted = options.signal?.aborted === true;
-    if (outcome.record.result.failure_reason === null || isAborted || attempt >= tries) return { outcome, lost };
-    const health = await confirmHealth(options.engineSet, placement.engine, outcome.record.result.failure_reason === 'SANDBOX_ERROR' ? options.dyingEngineGraceMs ?? DYING_ENGINE_GRACE_MS : 0);
-    if (health.isUp) return { outcome, lost };
-    options.engineSet.markDown(placement.engine, health.message);
-    const reason = `engine '${placement.engine}' stopped answering (${health.message}); the attempt (${outcome.record.result.failure_reason}) runs again on another engine`;
-    lost.push({ engine: placement.engine, reason });
-    await options.beforeRetry?.({ engine: placement.engine, reason, outcome });
+    const placed = await runOnEngine({
+      engineSet: options.engineSet,
+      placer,
+      attempt: options.attempt,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.dyingEngineGraceMs === undefined ? {} : { dyingEngineGraceMs: options.dyingEngineGraceMs }),
+    });
+    placed.outcome.record.engine = placed.engine;
+    if (placed.lostReason === undefined || attempt >= tries) return { outcome: placed.outcome, lost };
+    const reason = `${placed.lostReason}; the attempt (${placed.outcome.record.result.failure_reason}) runs again on another engine`;
+    lost.push({ engine: placed.engine, reason });
+    await options.beforeRetry?.({ engine: placed.engine, reason, outcome: placed.outcome });
   }
 }

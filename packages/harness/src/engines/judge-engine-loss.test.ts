@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineHealth } from '@agentbench/sandbox';
+import { judgeEngineLoss, type EngineWitness } from './judge-engine-loss.js';
+
+const up: EngineHealth = { isUp: true, version: '27.0.0', apiVersion: '1.47' };
+const down: EngineHealth = { isUp: false, message: 'ECONNREFUSED: connect ECONNREFUSED 10.0.0.2:2376' };
+
+/** An engine set that answers pings from a script (the last answer repeats) and reports the evidence given. */
+function fakeEngines(answers: EngineHealth[], evidence?: string): EngineWitness & { pings: number; evidenceAsked: Date[] } {
+  const fake = {
+    pings: 0,
+    evidenceAsked: [] as Date[],
+    checkHealth: async (name: string): Promise<EngineHealth> => {
+      expect(name).toBe('second');
+      const answer = answers[Math.min(fake.pings, answers.length - 1)] as EngineHealth;
+      fake.pings += 1;
+      return answer;
+    },
+    stopEvidence: async (name: string, since: Date): Promise<string | undefined> => {
+      expect(name).toBe('second');
+      fake.evidenceAsked.push(since);
+      return evidence;
+    },
+  };
+  return fake;
+}
+
+describe('judgeEngineLoss', () => {
+  it('costs one ping and one look at the events on a healthy engine: the failure is the try\'s own, with no wait', async () => {
+    const engines = fakeEngines([up]);
+    const since = new Date(Date.now() - 5_000);
+    const started = performance.now();
+    const verdict = await judgeEngineLoss({ engines, engine: 'second', since, graceMs: 60_000 });
+    expect(verdict).toEqual({ isLost: false });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(engines.pings).toBe(1);
+    expect(engines.evidenceAsked).toEqual([since]);
+  });
+
+  it('calls a try lost at once when its engine does not answer, naming the engine', async () => {
+    const engines = fakeEngines([down]);
+    const verdict = await judgeEngineLoss({ engines, engine: 'second', since: new Date(), graceMs: 60_000 });
+    expect(verdict).toEqual({ isLost: true, reason: "engine 'second' stopped answering (ECONNREFUSED: connect ECONNREFUSED 10.0.0.2:2376)" });
+    expect(engines.evidenceAsked).toEqual([]);
+  });
+
+  it('watches an engine that stopped our containers, and calls the try lost once the engine goes away', async () => {
+    const engines = fakeEngines([up, up, up, down], 'container ab-1 was sent signal 15 by the engine');
+    const verdict = await judgeEngineLoss({ engines, engine: 'second', since: new Date(), graceMs: 60_000, recheckMs: 5 });
+    expect(verdict.isLost).toBe(true);
+    expect(verdict.isLost && verdict.reason).toBe("engine 'second' stopped answering (ECONNREFUSED: connect ECONNREFUSED 10.0.0.2:2376; before that, container ab-1 was sent signal 15 by the engine)");
+    expect(engines.pings).toBe(4);
+  });
+
+  it('keeps the failure as the try\'s own when the engine with evidence keeps answering through the grace', async () => {
+    const engines = fakeEngines([up], 'container ab-1 was sent signal 15 by the engine');
+    const started = performance.now();
+    const verdict = await judgeEngineLoss({ engines, engine: 'second', since: new Date(), graceMs: 100, recheckMs: 10 });
+    expect(verdict).toEqual({ isLost: false });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+    expect(engines.pings).toBeGreaterThan(2);
+  });
+});

@@ -146,25 +146,6 @@ describe('runAgentRun', () => {
     await expect(readFile(path.join(runDir, 'run.lock'), 'utf8')).rejects.toThrow();
   });
 
-  it('passes the engine of each attempt to its try and records it', async () => {
-    const runDir = path.join(root, 'run');
-    const factory = async (): Promise<never> => {
-      throw new Error('not called by the fake');
-    };
-    const seen: unknown[] = [];
-    await runAgentRun({
-      tasks: tasks.slice(0, 2),
-      outDir: runDir,
-      engineFor: (attempt) => ({ engine: attempt.task.task.id === 'task_a' ? 'east' : 'west', createSandbox: factory }),
-      runAttempt: async (input) => {
-        seen.push(input.createSandbox === factory);
-        return fakeAttemptRecord(input);
-      },
-    });
-    expect(seen).toEqual([true, true]);
-    expect((await linesOf(runDir)).map((record) => record.engine).sort()).toEqual(['east', 'west']);
-  });
-
   it('runs with -j auto within --max-jobs', async () => {
     const runDir = path.join(root, 'run');
     let inFlight = 0;

@@ -11,6 +11,7 @@ import {
   RUN_PLAN_VERSION,
   RunRecordSchema,
   type AttemptRecord,
+  type EngineConfig,
   type LoadedTask,
   type RunPlan,
   type RunRecord,
@@ -19,8 +20,12 @@ import {
 import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
 import type { SandboxPoolStats } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
+import { DEFAULT_DOCKER_IMAGE, type EngineSet } from '@agentbench/sandbox';
 import { runAgentAttempt } from '../../agent-attempt/run-agent-attempt.js';
 import { createDockerSandbox, type SandboxFactory } from '../../attempt/sandbox-factory.js';
+import { engineSandboxFactory, type EnginePlacement } from '../../engines/engine-sandbox-factory.js';
+import { prepareEngines } from '../../engines/prepare-engines.js';
+import { runOnEngine } from '../../engines/run-on-engine.js';
 import { modelFolderName, providerOf, readModelList } from '../../benchmark/model-list.js';
 import { RunDirectoryError } from '../../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../../git/mirror-map.js';
@@ -29,6 +34,7 @@ import { DEFAULT_SKIP_LABELS } from '../../suite/validate-suite.js';
 import { appendAttemptRecord, dropTornLine, readAttemptRecords } from '../attempts-file.js';
 import { RUN_DIRECTORY_MODE } from '../run-directory.js';
 import { attemptTryState, isInfraFailure, markErrored, retryDelayMs, triesByAttempt } from './attempt-tries.js';
+import { recordLostTry } from './record-lost-try.js';
 import { removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
 import type { RunSandboxPool } from '../run-sandbox-pool.js';
 import { agentRunSandboxPool } from './agent-run-sandbox-pool.js';
@@ -60,6 +66,8 @@ export interface AttemptTryInput {
   tryDir: string;
   /** The sandboxes of this try (the engine's factory, timed for `-j auto`). */
   createSandbox: SandboxFactory;
+  /** With an engines list: the engine the try is placed on (its sandboxes are made there). */
+  engine?: string;
   /** Completes the record before it is written, so `attempt.json` carries the run's fields too. */
   completeRecord: (record: AttemptRecord) => AttemptRecord;
   /** Aborted when the run stops: the try records itself INTERRUPTED. */
@@ -68,12 +76,6 @@ export interface AttemptTryInput {
 
 /** Runs one try and returns its record. Throwing (a configuration error, our bug) records nothing: the attempt is listed in its model's errors. */
 export type AttemptTryFunction = (input: AttemptTryInput) => Promise<AttemptRecord>;
-
-/** The engine an attempt runs on: a name for the record and its sandbox factory. */
-export interface AttemptEngine {
-  engine: string;
-  createSandbox: SandboxFactory;
-}
 
 export interface AgentRunOptions {
   /** One task.yaml. Name one of `task`, `suite` or `tasks` (or none with `resume`: the run's own tasks). */
@@ -104,8 +106,18 @@ export interface AgentRunOptions {
   limitsByKey?: ReadonlyMap<string, number>;
   /** Sandboxes of every attempt without an engine of its own (e.g. `withRuntime(createDockerSandbox, 'runsc')` for `--runtime`). Default: hardened Docker containers. */
   createSandbox?: SandboxFactory;
-  /** The engine of each attempt; its name goes to the record's `engine`. Default: `createSandbox` (the local Docker engine), no `engine` field. */
-  engineFor?: (attempt: PlannedAttempt) => AttemptEngine | undefined;
+  /**
+   * Docker engines to place the tries on (`--engines FILE`, or `engines` of agentbench.config.json), as
+   * validate-suite takes them. Checked before the run folder exists: every engine must answer, and missing
+   * runner images are sent from the local engine. Each try goes to the engine with the most free capacity
+   * and names it in its record (`engine`); a try lost to an engine that stopped answering is recorded as an
+   * infrastructure try (`engine_unreachable`) and retried by `retries` on the others. At most
+   * min(-j, the capacities' sum) attempts run at once (`-j auto` grows up to min(--max-jobs, that sum)).
+   * Not with `createSandbox`. Default: the local engine only, no `engine` field.
+   */
+  engines?: readonly EngineConfig[];
+  /** How long an engine showing signs of shutting down is watched after a failed try (judgeEngineLoss). Default 30 s. */
+  dyingEngineGraceMs?: number;
   /** Tries after the first for an attempt that failed on infrastructure. Default 2. */
   retries?: number;
   /** Wait before the second try; doubled each further try (capped at a minute). Default 2000 ms. */
@@ -129,8 +141,10 @@ export interface AgentRunOptions {
 
 export type AgentRunEvent =
   | { type: 'task-warning'; issue: ValidationIssue }
+  | { type: 'image-sent'; engine: string; image: string; bytes: number; durationMs: number }
   | { type: 'run-started'; runDir: string; isResumed: boolean; progress: AgentRunProgress }
-  | { type: 'try-started'; attempt: PlannedAttempt; try: number; progress: AgentRunProgress }
+  /** A try starts (with an engines list: once placed, on `engine`). */
+  | { type: 'try-started'; attempt: PlannedAttempt; try: number; engine?: string; progress: AgentRunProgress }
   | { type: 'try-finished'; attempt: PlannedAttempt; try: number; record: AttemptRecord; willRetry: boolean; progress: AgentRunProgress }
   | { type: 'attempt-error'; attempt: PlannedAttempt; try: number; error: string; progress: AgentRunProgress }
   | { type: 'progress'; progress: AgentRunProgress };
@@ -264,10 +278,24 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   for (const issue of tasks.flatMap((loaded) => loaded.warnings)) options.onProgress?.({ type: 'task-warning', issue });
   const plan = await planOf(options, tasks, recordedRun?.plan);
   if (recordedRun !== undefined) assertSamePlan(runDir, recordedRun.plan, plan);
+  if (options.engines !== undefined && options.createSandbox !== undefined) {
+    throw new ConfigurationError('engines', 'cannot be given with createSandbox: the engines list makes the sandboxes');
+  }
+  // Checked before the run folder exists: a dead engine or a failed image transfer leaves nothing half-written.
+  const engineSet: EngineSet | undefined =
+    options.engines === undefined
+      ? undefined
+      : await prepareEngines({
+          engines: options.engines,
+          images: tasks.map((loaded) => loaded.task.environment.docker_image ?? DEFAULT_DOCKER_IMAGE),
+          onImageSent: (engine, image, bytes, durationMs) => options.onProgress?.({ type: 'image-sent', engine, image, bytes, durationMs }),
+        });
+  // The engines' capacities bound the attempts in flight: -j (or -j auto's ceiling) above their sum would only queue on the engines.
+  const capacity = engineSet?.totalCapacity ?? Number.POSITIVE_INFINITY;
 
   const isAuto = options.concurrency === 'auto';
-  const maxJobs = wholeNumber(options.maxJobs, Math.max(2, 2 * availableParallelism()), '--max-jobs', 1);
-  const concurrency = isAuto ? maxJobs : wholeNumber(options.concurrency as number | undefined, 2, '-j', 1);
+  const maxJobs = Math.min(capacity, wholeNumber(options.maxJobs, Math.max(2, 2 * availableParallelism()), '--max-jobs', 1));
+  const concurrency = isAuto ? maxJobs : Math.min(capacity, wholeNumber(options.concurrency as number | undefined, 2, '-j', 1));
   const perKey = wholeNumber(options.perKeyConcurrency, concurrency, '--per-provider', 1);
   const backoffMs = options.retryBackoffMs ?? 2000;
   const auto = isAuto ? new AutoConcurrency({ ...options.autoConcurrency, maxJobs }) : undefined;
@@ -278,7 +306,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   let sandboxPool: RunSandboxPool | undefined;
   try {
     // A run killed with kill -9 left its sandboxes running: they go before its attempts run again.
-    if (lock.takenOverFrom !== undefined && options.engineFor === undefined && options.runAttempt === undefined) await removeOrphanedSandboxes(lock.takenOverFrom);
+    if (lock.takenOverFrom !== undefined && options.runAttempt === undefined) await removeOrphanedSandboxes(lock.takenOverFrom, engineSet?.engines.map((engine) => engine.docker));
     const attemptsFile = path.join(runDir, ATTEMPTS_FILE);
     const content = await readAttemptRecords(attemptsFile);
     await dropTornLine(attemptsFile, content);
@@ -318,14 +346,13 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     const append = (record: AttemptRecord): Promise<void> => (appending = appending.then(() => appendAttemptRecord(attemptsFile, record)));
     const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan));
     sandboxPool = await agentRunSandboxPool(options, { runDir, runId: runRecord.run_id, concurrency });
+    const placer = engineSet === undefined ? undefined : engineSandboxFactory(engineSet);
 
     const runOne = async (attempt: PlannedAttempt, signal: AbortSignal): Promise<void> => {
       const recorded = tries.get(attempt.attemptId) ?? [];
       let state = attemptTryState(recorded, plan.retries);
       let lastWasInfra = false;
-      const engine = options.engineFor?.(attempt);
-      const baseFactory = engine?.createSandbox ?? options.createSandbox ?? sandboxPool?.createSandbox ?? createDockerSandbox;
-      const createSandbox: SandboxFactory = auto === undefined ? baseFactory : async (spec) => {
+      const timed = (baseFactory: SandboxFactory): SandboxFactory => auto === undefined ? baseFactory : async (spec) => {
         const started = performance.now();
         try {
           const sandbox = await baseFactory(spec);
@@ -342,17 +369,34 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
           if (!isFirst) await abortableDelay(retryDelayMs(tryNumber, backoffMs), signal);
           if (signal.aborted) break;
           const infraBefore = state.infraTries;
-          const complete = (record: AttemptRecord): AttemptRecord =>
-            markErrored({ ...record, attempt_id: attempt.attemptId, repeat: attempt.repeat, try: tryNumber, ...(engine === undefined ? {} : { engine: engine.engine }) }, infraBefore, plan.retries);
           const tryDir = path.join(attempt.folder, 'agent_runs', attempt.task.task.id, `r${attempt.repeat}-try${tryNumber}`);
           // A try cut off by a kill left its folder behind: it starts again from nothing.
           await rm(tryDir, { recursive: true, force: true });
           await mkdir(path.dirname(tryDir), { recursive: true });
-          emit({ type: 'try-started', attempt, try: tryNumber, progress: counter.snapshot() });
+          const runTryOn = async (placement: EnginePlacement | undefined): Promise<AttemptRecord> => {
+            emit({ type: 'try-started', attempt, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }), progress: counter.snapshot() });
+            const complete = (record: AttemptRecord): AttemptRecord =>
+              markErrored({ ...record, attempt_id: attempt.attemptId, repeat: attempt.repeat, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }) }, infraBefore, plan.retries);
+            const createSandbox = timed(placement?.createSandbox ?? options.createSandbox ?? sandboxPool?.createSandbox ?? createDockerSandbox);
+            return complete(await runTry({ attempt, try: tryNumber, tryDir, createSandbox, completeRecord: complete, signal, ...(placement === undefined ? {} : { engine: placement.engine }) }));
+          };
           let record: AttemptRecord;
           try {
-            record = complete(await runTry({ attempt, try: tryNumber, tryDir, createSandbox, completeRecord: complete, signal }));
+            if (engineSet === undefined || placer === undefined) record = await runTryOn(undefined);
+            else {
+              // One try on one engine; a try lost to its engine is recorded like any infra try, and the retries below run the next one elsewhere.
+              const placed = await runOnEngine({
+                engineSet,
+                placer,
+                signal,
+                attempt: async (placement) => ({ record: await runTryOn(placement) }),
+                ...(options.dyingEngineGraceMs === undefined ? {} : { dyingEngineGraceMs: options.dyingEngineGraceMs }),
+              });
+              record = placed.lostReason === undefined ? placed.outcome.record : await recordLostTry(placed.outcome.record, placed.lostReason, tryDir, infraBefore, plan.retries);
+            }
           } catch (error) {
+            // Stopped while waiting for a place on an engine (the wait throws the signal's reason): nothing ran, nothing to report.
+            if (signal.aborted && error === signal.reason) return;
             const message = error instanceof Error ? error.message : String(error);
             entries.get(attempt.label)?.errors.push(`${attempt.task.task.id} #${attempt.repeat}: ${message}`);
             emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });

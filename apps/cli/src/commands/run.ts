@@ -3,6 +3,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { createDockerSandbox, EXIT_CODE_INTERRUPTED, formatRunProgress, interruptOnSignals, runModelBenchmark, withRuntime, type BenchProgressEvent } from '@agentbench/harness';
 import { formatBenchTable, summarizeModelBenchmark } from '@agentbench/report';
 import { formatIssue } from '@agentbench/schemas';
+import { ENGINES_OPTION, enginesArgument } from '../engines-option.js';
 import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { UsageError } from '../usage-error.js';
 
@@ -25,6 +26,7 @@ export interface RunArguments {
   resume?: string;
   probe: boolean;
   runtime?: string;
+  engines?: string;
   json: boolean;
 }
 
@@ -57,6 +59,10 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .option('resume', { type: 'string', describe: 'Continue the run in this folder: only attempts without a final try run; other plan flags must match the run or be left out' })
     .option('probe', { type: 'boolean', default: false, describe: 'Call each model once first and drop the ones that do not answer' })
     .option('runtime', runtimeOption())
+    .option('engines', {
+      ...ENGINES_OPTION,
+      describe: `${ENGINES_OPTION.describe}. Each try goes to the engine with the most free capacity (named in its record); at most min(-j, the capacities' sum) attempts run at once; a try lost to an engine that stops answering is an infrastructure failure, retried (--retries) on the others`,
+    })
     .option('json', { type: 'boolean', default: false, describe: 'Print the summary JSON instead of the table; progress as plain lines on stderr' })
     .check((argv) => {
       if (argv.task !== undefined && argv.suite !== undefined) throw new UsageError('name one of --task TASK.yaml or --suite SUITE, not both');
@@ -72,14 +78,18 @@ function describeEvent(event: Exclude<BenchProgressEvent, { type: 'task-warning'
   switch (event.type) {
     case 'probe':
       return `probe ${event.model}: ${event.outcome.isAnswering ? 'ok' : `no answer, dropped (${event.outcome.message})`}`;
+    case 'image-sent':
+      return `sent ${event.image} to ${event.engine}: ${Math.round(event.bytes / 1_000_000)} MB in ${(event.durationMs / 1000).toFixed(1)} s`;
     case 'run-started':
       return `${event.isResumed ? 'resuming' : 'run'} ${event.runDir}: ${formatRunProgress(event.progress)}`;
     case 'try-started':
-      return `${event.attempt.attemptId} try ${event.try} started`;
+      return `${event.attempt.attemptId} try ${event.try} started${event.engine === undefined ? '' : ` on ${event.engine}`}`;
     case 'try-finished': {
       const { record } = event;
       const outcome = record.result.passed ? 'passed' : `${record.result.failure_reason ?? 'failed'} (${record.failure_class ?? 'agent'})`;
-      return `${event.attempt.attemptId} try ${event.try} ${outcome}${event.willRetry ? ', retrying' : record.errored === true ? ', errored' : ''} · ${formatRunProgress(event.progress)}`;
+      const where = record.engine === undefined || record.engine === null ? '' : ` on ${record.engine}`;
+      const lost = record.engine_unreachable === undefined ? '' : `: ${record.engine_unreachable}`;
+      return `${event.attempt.attemptId} try ${event.try}${where} ${outcome}${lost}${event.willRetry ? ', retrying' : record.errored === true ? ', errored' : ''} · ${formatRunProgress(event.progress)}`;
     }
     case 'attempt-error':
       return `${event.attempt.attemptId} try ${event.try} failed to run: ${event.error}`;
@@ -129,6 +139,9 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
   const variant = argv.variant ?? argv.agent;
   const models = argv.models ?? [];
   const runtime = runtimeArgument(argv.runtime);
+  const engines = await enginesArgument(argv.engines);
+  // A runtime applies to each engine's sandboxes in validate-suite; ab run takes its sandboxes from the engines list alone.
+  if (engines !== undefined && runtime !== undefined) throw new UsageError('--runtime cannot be combined with an engines list (--engines or agentbench.config.json) in ab run yet: leave one out');
   let run;
   try {
     run = await runModelBenchmark({
@@ -146,6 +159,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
       ...(argv.resume === undefined ? {} : { resume: argv.resume }),
       probe: argv.probe,
       ...(runtime === undefined ? {} : { createSandbox: withRuntime(createDockerSandbox, runtime) }),
+      ...(engines === undefined ? {} : { engines }),
       signal: controller.signal,
       onProgress: progress.write,
     });
@@ -169,6 +183,7 @@ export const runCommand: CommandModule<object, RunArguments> = {
     runOptions(yargs)
       .example('$0 run --suite custom-dev --agent scripted --runs 3 -j auto', 'Every task of a suite three times, concurrency growing while the host keeps up')
       .example('$0 run --suite custom-dev --models openai/gpt-4o --runs 5 --out artifacts/runs/gpt4o', 'pass@5 of one model')
-      .example('$0 run --resume artifacts/runs/gpt4o', 'Finish a run that was stopped or killed'),
+      .example('$0 run --resume artifacts/runs/gpt4o', 'Finish a run that was stopped or killed')
+      .example('$0 run --suite custom-dev --runs 4 --engines engines.json -j 8', 'Spread the attempts over the Docker engines of engines.json'),
   handler: runCommandHandler,
 };

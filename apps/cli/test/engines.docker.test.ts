@@ -1,85 +1,31 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineSet, listManagedContainers } from '@agentbench/sandbox';
-import type { AttemptRecord } from '@agentbench/schemas';
-import { dockerSkipReason, RUNNER_IMAGE } from '../../../test-support/docker-skip.js';
+import { listManagedContainers } from '@agentbench/sandbox';
+import { RUNNER_IMAGE } from '../../../test-support/docker-skip.js';
 import { runCli } from './run-cli.js';
-import { createSecondEngine, secondEngineSkipReason, type SecondEngine } from './second-engine.js';
+import { managedOnBoth as managedOnEngines, openEngines, readRecords, setUpTwoEngines, twoEnginesSkipReason, type TwoEngines } from './two-engines.js';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const TASK_COUNT = 8;
+const skip = twoEnginesSkipReason('engines.docker.test.ts');
 
-function skipReason(): string | undefined {
-  const docker = dockerSkipReason('engines.docker.test.ts');
-  if (docker !== undefined) return docker;
-  const reason = secondEngineSkipReason();
-  if (reason === undefined) return undefined;
-  if (process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but the second engine cannot be made: ${reason}`);
-  console.warn(`[skipped] engines.docker.test.ts: ${reason}`);
-  return reason;
-}
-const skip = skipReason();
-
-let engine: SecondEngine | undefined;
+let engines: TwoEngines | undefined;
+let engine: TwoEngines['engine'] | undefined;
 let scratch = '';
 let enginesFile = '';
 let tasksDir = '';
 
-/** A suite of TASK_COUNT copies of the toy task whose baseline fails as expected. */
-function writeSuite(dir: string): void {
-  const original = readFileSync(path.join(repoRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml'), 'utf8');
-  for (let index = 1; index <= TASK_COUNT; index += 1) {
-    const id = `engines_toy_${index}`;
-    const task = original
-      .replace(/^id: .*$/m, `id: ${id}`)
-      .replace(/^suite: .*$/m, 'suite: engines')
-      .replace(/url: .*toy_repo\.git$/m, `url: ${path.join(repoRoot, 'fixtures/repos/toy_repo.git')}`)
-      // A shared build machine can be slow: the engines, not the toy task's 60 s, are under test.
-      .replace(/^  timeout_sec: \d+$/m, '  timeout_sec: 300');
-    mkdirSync(path.join(dir, 'engines', id), { recursive: true });
-    writeFileSync(path.join(dir, 'engines', id, 'task.yaml'), task);
-  }
-}
-
-function readRecords(runDir: string): AttemptRecord[] {
-  return readFileSync(path.join(runDir, 'attempts.jsonl'), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as AttemptRecord);
-}
-
 async function managedOnBoth(runId: string): Promise<string[]> {
-  const engineSet = await EngineSet.open(JSON.parse(readFileSync(enginesFile, 'utf8')).engines);
-  const names: string[] = [];
-  for (const { name, docker } of engineSet.engines) for (const container of await listManagedContainers({ runId }, { docker })) names.push(`${name}: ${container.name}`);
-  return names;
+  return managedOnEngines(enginesFile, { runId });
 }
 
 describe.skipIf(skip !== undefined)('several Docker engines: the local one and a second dockerd over TCP with TLS', () => {
   beforeAll(async () => {
-    scratch = mkdtempSync(path.join(tmpdir(), 'ab-engines-'));
-    engine = createSecondEngine();
-    await engine.start();
-    enginesFile = path.join(scratch, 'engines.json');
-    writeFileSync(
-      enginesFile,
-      JSON.stringify({
-        engines: [
-          { name: 'local', host: 'unix:///var/run/docker.sock', capacity: 2 },
-          { name: 'second', host: engine.host, tls: engine.tls, capacity: 2 },
-        ],
-      }),
-    );
-    tasksDir = path.join(scratch, 'tasks');
-    writeSuite(tasksDir);
+    engines = await setUpTwoEngines({ taskCount: TASK_COUNT, capacity: 2, scratchPrefix: 'ab-engines-' });
+    ({ engine, scratch, enginesFile, tasksDir } = engines);
   }, 120_000);
 
   afterAll(() => {
-    engine?.destroy();
-    rmSync(scratch, { recursive: true, force: true });
+    engines?.destroy();
   });
 
   it('ab image push sends the runner image to the second engine without a registry, then finds it there', async () => {
@@ -115,7 +61,7 @@ describe.skipIf(skip !== undefined)('several Docker engines: the local one and a
   }, 600_000);
 
   it('goes on when the second engine stops mid-run: every attempt recorded once, the lost ones run again on the first', async () => {
-    const engineSet = await EngineSet.open(JSON.parse(readFileSync(enginesFile, 'utf8')).engines);
+    const engineSet = await openEngines(enginesFile);
     const second = engineSet.engine('second').docker;
     let isStopped = false;
     // Stop the second engine once an attempt has been running on it for a moment.

@@ -1,25 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { requestedModel, startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-server';
-import { listManagedContainers } from '@agentbench/sandbox';
-import { loadTask } from '@agentbench/schemas';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from './run-cli.js';
+import { applyEnvironment } from '@agentbench/scenario-runner';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { runCli } from './run-cli.js';
+import { scriptedPatchOf, toyTaskFile } from './toy-tasks.js';
+import { useDockerScratch } from './use-docker-scratch.js';
 
-// Until the command is listed in src/commands/index.ts, add it to the real command tree here.
-vi.mock('../src/commands/index.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../src/commands/index.js')>();
-  const { benchModelsCommand } = await import('../src/commands/bench-models.js');
-  const commands: unknown[] = [...original.commands];
-  return { ...original, commands: commands.includes(benchModelsCommand) ? commands : [...commands, benchModelsCommand] };
-});
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const toyTask = path.join(repoRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml');
+const toyTask = toyTaskFile('toy_fail_pytest');
 
 const skip = dockerSkipReason('bench-models.docker.test.ts');
 
@@ -30,14 +19,12 @@ async function attemptRunIds(folder: string): Promise<string[]> {
 }
 
 describe.skipIf(skip !== undefined)('ab bench-models against the fake server in real Docker', () => {
-  let scratch: string;
+  const scratch = useDockerScratch();
   let server: FakeLlmServer;
-  const saved: Record<string, string | undefined> = {};
+  let restoreEnvironment: (() => void) | undefined;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
-    scratch = await mkdtemp(path.join(tmpdir(), 'ab-bench-models-'));
-    const patch = (await loadTask(toyTask)).agentScript?.find((step) => step.tool === 'apply_patch')?.args['unified_diff'] as string;
+    const patch = await scriptedPatchOf(toyTask);
     server = await startFakeLlmServer({
       script: (request) => {
         const model = requestedModel(request) ?? '';
@@ -55,25 +42,18 @@ describe.skipIf(skip !== undefined)('ab bench-models against the fake server in 
         return { status: 404, body: { error: { message: `model ${model} not found`, type: 'invalid_request_error', code: 'model_not_found' } } };
       },
     });
-    for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'MODEL_NAME']) saved[name] = process.env[name];
-    process.env['OPENAI_BASE_URL'] = server.url;
-    process.env['OPENAI_API_KEY'] = 'test-key';
+    restoreEnvironment = applyEnvironment({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' });
   });
 
+  // Runs before useDockerScratch's own afterAll (vitest runs afterAll hooks last-registered first), which checks these runs.
   afterAll(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restoreEnvironment?.();
     await server?.close();
-    const runIds = await attemptRunIds(path.join(scratch, 'bench'));
-    const left = (await Promise.all(runIds.map((runId) => listManagedContainers({ runId })))).flat();
-    await rm(scratch, { recursive: true, force: true });
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
+    scratch.runIds.push(...(await attemptRunIds(path.join(scratch.path, 'bench'))));
   });
 
   it('probes three models, drops the one that does not answer, runs the others and prints the table and JSON', async () => {
-    const out = path.join(scratch, 'bench');
+    const out = path.join(scratch.path, 'bench');
     const run = await runCli(['bench-models', '--task', toyTask, '--models', 'fake/fixer,fake/wanderer,fake/missing', '--probe', '-j', '2', '--max-steps', '2', '--out', out]);
     expect(run.stderr).toContain('probe fake/missing: no answer, dropped');
     expect(run.exitCode).toBe(0);

@@ -1,15 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { listManagedContainers } from '@agentbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-import { runAgentCli } from './run-agent-cli.js';
 import { runCli } from './run-cli.js';
+import { copyToyTask } from './toy-tasks.js';
+import { useDockerScratch } from './use-docker-scratch.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const skipReason = dockerSkipReason('compare.docker.test.ts');
 
 // The task's own script up to its patch, then the tests without any fix: same first three calls.
@@ -24,33 +20,20 @@ const NO_FIX_SCRIPT = `- tool: list_files
 `;
 
 describe.skipIf(skipReason !== undefined)('ab compare on two real agent runs in Docker', () => {
-  let scratch: string;
-  const runIds: string[] = [];
-  beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
-    scratch = await mkdtemp(path.join(tmpdir(), 'ab-cli-compare-docker-'));
-  });
-  afterAll(async () => {
-    const left = (await Promise.all(runIds.map((runId) => listManagedContainers({ runId })))).flat();
-    await rm(scratch, { recursive: true, force: true });
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
-  });
+  const scratch = useDockerScratch();
 
   it('finds the regression and the first tool call where the scripted runs part', async () => {
     // The bundled task, with its repository URL made absolute and time limits a loaded two-core machine meets.
-    const task = path.join(scratch, 'task', 'task.yaml');
-    const source = await readFile(path.join(repoRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml'), 'utf8');
-    await mkdir(path.dirname(task), { recursive: true });
-    await writeFile(task, source.replace('url: ../../../fixtures/repos/toy_repo.git', `url: ${path.join(repoRoot, 'fixtures/repos/toy_repo.git')}`).replaceAll('timeout_sec: 60', 'timeout_sec: 300'));
-    const scriptFile = path.join(scratch, 'no-fix.yaml');
+    const task = await copyToyTask({ taskId: 'toy_fail_pytest', folder: path.join(scratch.path, 'task'), timeoutSec: 300 });
+    const scriptFile = path.join(scratch.path, 'no-fix.yaml');
     await writeFile(scriptFile, NO_FIX_SCRIPT);
-    const before = path.join(scratch, 'before');
-    const after = path.join(scratch, 'after');
-    const fixed = await runAgentCli(['run-agent', '--task', task, '--variant', 'scripted', '--skip-baseline', '--out', before, '--json']);
-    runIds.push((JSON.parse(fixed.stdout) as { record: { run_id: string } }).record.run_id);
+    const before = path.join(scratch.path, 'before');
+    const after = path.join(scratch.path, 'after');
+    const fixed = await runCli(['run-agent', '--task', task, '--variant', 'scripted', '--skip-baseline', '--out', before, '--json']);
+    scratch.runIds.push((JSON.parse(fixed.stdout) as { record: { run_id: string } }).record.run_id);
     expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
-    const broken = await runAgentCli(['run-agent', '--task', task, '--variant', 'scripted', '--script', scriptFile, '--skip-baseline', '--out', after, '--json']);
-    runIds.push((JSON.parse(broken.stdout) as { record: { run_id: string } }).record.run_id);
+    const broken = await runCli(['run-agent', '--task', task, '--variant', 'scripted', '--script', scriptFile, '--skip-baseline', '--out', after, '--json']);
+    scratch.runIds.push((JSON.parse(broken.stdout) as { record: { run_id: string } }).record.run_id);
     expect(broken.exitCode, broken.stdout + broken.stderr).toBe(1);
 
     const run = await runCli(['compare', before, after, '--format', 'json']);

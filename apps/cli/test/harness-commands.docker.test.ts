@@ -1,38 +1,26 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { listManagedContainers } from '@agentbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHarnessCli } from './harness-commands.js';
+import { applyEnvironment } from '@agentbench/scenario-runner';
+import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { repositoryRoot } from '../../../test-support/fixture-repositories.js';
+import { runCli } from './run-cli.js';
+import { toyTaskFile } from './toy-tasks.js';
+import { useDockerScratch } from './use-docker-scratch.js';
 
 const skipReason = dockerSkipReason('harness-commands.docker.test.ts');
 
 describe.skipIf(skipReason !== undefined)('ab run-task and ab validate-suite in real Docker', () => {
-  let scratch: string;
-  const runIds: string[] = [];
-  beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
-    scratch = await mkdtemp(path.join(tmpdir(), 'ab-cli-harness-docker-'));
-  });
-  afterAll(async () => {
-    const left = (await Promise.all(runIds.map((runId) => listManagedContainers({ runId })))).flat();
-    await rm(scratch, { recursive: true, force: true });
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
-  });
+  const scratch = useDockerScratch();
 
   it('ab run-task runs a passing task, exits 0 and keeps run.json, the record, logs and the workspace', async () => {
-    const out = path.join(scratch, 'run-task');
-    const run = await runHarnessCli(['run-task', path.join(repoRoot, 'tasks/custom-dev/toy_pass_pytest/task.yaml'), '--out', out, '--json']);
+    const out = path.join(scratch.path, 'run-task');
+    const run = await runCli(['run-task', toyTaskFile('toy_pass_pytest'), '--out', out, '--json']);
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     const printed = JSON.parse(run.stdout) as { run_dir: string; record: { run_id: string; result: { passed: boolean; exit_code: number } } };
-    runIds.push(printed.record.run_id);
+    scratch.runIds.push(printed.record.run_id);
     expect(printed.record.result).toMatchObject({ passed: true, exit_code: 0 });
     const runDir = printed.run_dir;
     const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as Record<string, unknown>;
@@ -51,7 +39,7 @@ describe.skipIf(skipReason !== undefined)('ab run-task and ab validate-suite in 
   });
 
   it('ab run-task exits 1 with TESTS_FAILED for a failing task', async () => {
-    const run = await runHarnessCli(['run-task', path.join(repoRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml'), '--out', path.join(scratch, 'run-task-fail')]);
+    const run = await runCli(['run-task', toyTaskFile('toy_fail_pytest'), '--out', path.join(scratch.path, 'run-task-fail')]);
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toMatch(/^toy_fail_pytest: FAILED TESTS_FAILED in [\d.]+s: the test command exited with 1: .*\(2 failing\)\n/);
     expect(run.stderr.split('\n').filter((line) => line !== '')).toEqual([
@@ -64,17 +52,15 @@ describe.skipIf(skipReason !== undefined)('ab run-task and ab validate-suite in 
   });
 
   it('ab validate-suite validates custom-dev, prints one line per task and the summary table, and exits 1 for the invalid tasks', async () => {
-    const previousCi = process.env['CI'];
-    process.env['CI'] = '1';
+    const restoreEnvironment = applyEnvironment({ CI: '1' });
     let run;
     try {
-      run = await runHarnessCli(['validate-suite', 'custom-dev', '--tasks', path.join(repoRoot, 'tasks'), '--out', path.join(scratch, 'suite'), '-j', '2']);
+      run = await runCli(['validate-suite', 'custom-dev', '--tasks', path.join(repositoryRoot, 'tasks'), '--out', path.join(scratch.path, 'suite'), '-j', '2']);
     } finally {
-      if (previousCi === undefined) delete process.env['CI'];
-      else process.env['CI'] = previousCi;
+      restoreEnvironment();
     }
     const runDir = /^run: (.*)$/m.exec(run.stdout)?.[1] ?? '';
-    runIds.push((JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { run_id: string }).run_id);
+    scratch.runIds.push((JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { run_id: string }).run_id);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/^5 tasks of custom-dev to validate, 2 at a time\n/);
     expect(run.stderr.split('\n').filter((line) => /^\[\d\/5\] /.test(line))).toHaveLength(5);

@@ -1,18 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startFakeLlmServer } from '@agentbench/fake-llm-server';
-import { listManagedContainers } from '@agentbench/sandbox';
-import { loadTask } from '@agentbench/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAgentCli } from './run-agent-cli.js';
+import { applyEnvironment } from '@agentbench/scenario-runner';
+import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { runCli } from './run-cli.js';
+import { scriptedPatchOf, toyTaskFile } from './toy-tasks.js';
+import { useDockerScratch } from './use-docker-scratch.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const toyTask = path.join(repoRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml');
+const toyTask = toyTaskFile('toy_fail_pytest');
 
 const skipReason = dockerSkipReason('run-agent.docker.test.ts');
 
@@ -22,23 +19,11 @@ interface Printed {
 }
 
 describe.skipIf(skipReason !== undefined)('ab run-agent in real Docker, with the real harness', () => {
-  let scratch: string;
-  const runIds: string[] = [];
-
-  beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
-    scratch = await mkdtemp(path.join(tmpdir(), 'ab-run-agent-docker-'));
-  });
-
-  afterAll(async () => {
-    const left = (await Promise.all(runIds.map((runId) => listManagedContainers({ runId })))).flat();
-    await rm(scratch, { recursive: true, force: true });
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
-  });
+  const scratch = useDockerScratch();
 
   it('the scripted agent fixes toy_fail_pytest after a failing baseline, and says where the artifacts are', async () => {
-    const out = path.join(scratch, 'scripted');
-    const run = await runAgentCli(['run-agent', '--task', toyTask, '--variant', 'scripted', '--out', out]);
+    const out = path.join(scratch.path, 'scripted');
+    const run = await runCli(['run-agent', '--task', toyTask, '--variant', 'scripted', '--out', out]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^toy_fail_pytest: PASSED \(scripted\) in .*, 4 steps: the tests pass/);
     const runDir = /^artifacts: (.+)$/m.exec(run.stdout)?.[1] ?? '';
@@ -46,7 +31,7 @@ describe.skipIf(skipReason !== undefined)('ab run-agent in real Docker, with the
     expect(run.stderr).toContain('toy_fail_pytest: baseline');
     expect(run.stderr).toContain('toy_fail_pytest: step 4: apply_patch → success');
     const record = JSON.parse(await readFile(path.join(runDir, 'attempt.json'), 'utf8')) as Printed['record'];
-    runIds.push(record.run_id);
+    scratch.runIds.push(record.run_id);
     expect(record.baseline_validation).toMatchObject({ attempted: true, failed_as_expected: true, exit_code: 1 });
     expect(record.result).toMatchObject({ passed: true, failure_reason: null, stop_reason: 'SUCCESS' });
     expect(existsSync(path.join(runDir, 'diffs', 'step_0004.patch'))).toBe(true);
@@ -55,28 +40,26 @@ describe.skipIf(skipReason !== undefined)('ab run-agent in real Docker, with the
   });
 
   it('--variant llm_v0 against the fake server fixes it too, with --json output', async () => {
-    const loaded = await loadTask(toyTask);
-    const patch = loaded.agentScript?.find((step) => step.tool === 'apply_patch')?.args['unified_diff'] as string;
+    const patch = await scriptedPatchOf(toyTask);
     const server = await startFakeLlmServer({
       script: [
         { toolCalls: [{ name: 'read_file', arguments: { path: 'src/toy_calc/stats.py' } }], usage: { prompt_tokens: 1000, completion_tokens: 25 } },
         { toolCalls: [{ name: 'apply_patch', arguments: { unified_diff: patch } }], usage: { prompt_tokens: 1600, completion_tokens: 140 } },
       ],
     });
-    const saved = { ...process.env };
+    const restoreEnvironment = applyEnvironment({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' });
     try {
-      Object.assign(process.env, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' });
-      const run = await runAgentCli(['run-agent', '--task', toyTask, '--variant', 'llm_v0', '--model', 'fake-model', '--skip-baseline', '--no-log-llm-messages', '--out', path.join(scratch, 'llm'), '--json']);
+      const run = await runCli(['run-agent', '--task', toyTask, '--variant', 'llm_v0', '--model', 'fake-model', '--skip-baseline', '--no-log-llm-messages', '--out', path.join(scratch.path, 'llm'), '--json']);
       expect(run.exitCode, run.stderr).toBe(0);
       const printed = JSON.parse(run.stdout) as Printed;
-      runIds.push(printed.record.run_id);
+      scratch.runIds.push(printed.record.run_id);
       expect(printed.record).toMatchObject({ variant: 'llm', result: { passed: true, stop_reason: 'SUCCESS' }, metrics: { steps: 2, input_tokens: 2600, output_tokens: 165 } });
       expect(printed.record.baseline_validation).toMatchObject({ attempted: false });
       expect(server.requests).toHaveLength(2);
       expect((server.requests[0]?.body as { model: string }).model).toBe('fake-model');
       expect(existsSync(path.join(printed.run_dir, 'llm_messages.jsonl'))).toBe(false);
     } finally {
-      process.env = saved;
+      restoreEnvironment();
       await server.close();
     }
   });

@@ -1,16 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { listManagedContainers } from '@agentbench/sandbox';
 import type { SuiteValidity } from '@agentbench/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-import { runHarnessCli } from './harness-commands.js';
+import { runCli } from './run-cli.js';
+import { copyToyTask } from './toy-tasks.js';
+import { useDockerScratch } from './use-docker-scratch.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const skipReason = dockerSkipReason('validate-suite-oracle.docker.test.ts');
 
 // The scripted agent's fix of toy_fail_pytest (its task.yaml): a reference patch that passes.
@@ -40,42 +37,24 @@ const NOT_A_FIX = [
   '',
 ].join('\n');
 
-/** Copies a bundled toy task into the scratch suite, with its repository URL made absolute. */
-async function copyTask(suiteDir: string, taskId: string, goldPatch: string | undefined): Promise<void> {
-  const source = await readFile(path.join(repoRoot, 'tasks/custom-dev', taskId, 'task.yaml'), 'utf8');
-  const target = path.join(suiteDir, taskId);
-  await mkdir(target, { recursive: true });
-  // A loaded machine (two cores shared) can take over a minute for pip install: the validity verdict is under test here, not the clock.
-  const task = source.replace('url: ../../../fixtures/repos/toy_repo.git', `url: ${path.join(repoRoot, 'fixtures/repos/toy_repo.git')}`).replaceAll('timeout_sec: 60', 'timeout_sec: 300');
-  await writeFile(path.join(target, 'task.yaml'), task);
-  if (goldPatch !== undefined) await writeFile(path.join(target, 'gold.patch'), goldPatch);
-}
-
 describe.skipIf(skipReason !== undefined)('ab validate-suite --oracle-runs in real Docker', () => {
-  let scratch: string;
-  let runId: string | undefined;
+  const scratch = useDockerScratch();
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
-    scratch = await mkdtemp(path.join(tmpdir(), 'ab-cli-oracle-runs-'));
-    const suiteDir = path.join(scratch, 'tasks', 'oracle-check');
-    await copyTask(suiteDir, 'toy_fail_pytest', MEDIAN_FIX);
-    await copyTask(suiteDir, 'toy_one_liner', NOT_A_FIX);
-  });
-  afterAll(async () => {
-    const left = runId === undefined ? [] : await listManagedContainers({ runId });
-    await rm(scratch, { recursive: true, force: true });
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
+    const suiteDir = path.join(scratch.path, 'tasks', 'oracle-check');
+    // A loaded machine (two cores shared) can take over a minute for pip install: the validity verdict is under test here, not the clock.
+    await copyToyTask({ taskId: 'toy_fail_pytest', folder: path.join(suiteDir, 'toy_fail_pytest'), timeoutSec: 300, goldPatch: MEDIAN_FIX });
+    await copyToyTask({ taskId: 'toy_one_liner', folder: path.join(suiteDir, 'toy_one_liner'), timeoutSec: 300, goldPatch: NOT_A_FIX });
   });
 
   it('keeps the task whose reference patch passes twice and flags the one whose patch never fixes it', async () => {
-    const run = await runHarnessCli(['validate-suite', 'oracle-check', '--tasks', path.join(scratch, 'tasks'), '--out', path.join(scratch, 'out'), '--oracle-runs', '2', '-j', '2']);
+    const run = await runCli(['validate-suite', 'oracle-check', '--tasks', path.join(scratch.path, 'tasks'), '--out', path.join(scratch.path, 'out'), '--oracle-runs', '2', '-j', '2']);
     expect(run.stdout).toContain('1 of 2 tasks valid (baseline fails every time, oracle passes every time; 2 runs of each)');
     expect(run.stdout).toContain('  toy_one_liner: oracle-fails: oracle passed 0/2, baseline failed 2/2: the reference patch never passed the tests (oracle 1: ');
     // A flagged task fails the command even though both baselines are valid.
     expect(run.exitCode).toBe(1);
     const runDir = /run: (.+)\n/.exec(run.stdout)?.[1] as string;
     const validity = JSON.parse(await readFile(path.join(runDir, 'validity.json'), 'utf8')) as SuiteValidity;
-    runId = validity.run_id;
+    scratch.runIds.push(validity.run_id);
     expect(validity).toMatchObject({ oracle_runs: 2, valid: 1, total: 2 });
     const byTask = Object.fromEntries(validity.tasks.map((task) => [task.task_id, task]));
     expect(byTask['toy_fail_pytest']).toMatchObject({ verdict: 'valid', oracle_passes: 2, oracle_runs: 2, baseline_failures: 2, errored_runs: 0 });

@@ -1,8 +1,9 @@
-import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { applyEnvironment } from '@agentbench/scenario-runner';
 import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-import { runAgentCli } from './run-agent-cli.js';
+import { runCli } from './run-cli.js';
 import { useScratchRepository } from './scratch-repository.js';
 
 const skipReason = dockerSkipReason('output-flood.docker.test.ts');
@@ -38,41 +39,22 @@ describe.skipIf(skipReason !== undefined)('ab prints a few lines, not the output
 
   it.each(COMMANDS.map((command) => [command.name, command] as const))('ab %s', async (name, command) => {
     const tasks = path.join(fixture.scratch.path, `tasks-${name}`);
-    await mkdir(path.join(tasks, 'flood', TASK_ID), { recursive: true });
-    const script = JSON.stringify([
-      { tool: 'run', args: { command: 'touch flood.on' } },
-      { tool: 'run', args: { command: AGENT_TEST_COMMAND } },
-    ]);
-    await writeFile(
-      path.join(tasks, 'flood', TASK_ID, 'task.yaml'),
-      [
-        'task_spec_version: "1.0"',
-        `id: ${TASK_ID}`,
-        'suite: flood',
-        'repo:',
-        `  url: ${fixture.repository}`,
-        `  commit: ${fixture.sha}`,
-        'environment:',
-        '  docker_image: agentbench/py-runner:0.1.0',
-        '  workdir: /workspace',
-        '  timeout_sec: 600',
-        'run:',
-        `  command: ${JSON.stringify(command.run)}`,
-        'agent:',
-        '  entrypoint: scripted',
-        `  script: ${script}`,
-        '',
-      ].join('\n'),
-    );
+    await fixture.writeTask(path.join(`tasks-${name}`, 'flood', TASK_ID), {
+      suite: 'flood',
+      timeoutSec: 600,
+      run: command.run,
+      script: [
+        { tool: 'run', args: { command: 'touch flood.on' } },
+        { tool: 'run', args: { command: AGENT_TEST_COMMAND } },
+      ],
+    });
     const out = path.join(fixture.scratch.path, `out-${name}`);
-    const previousCi = process.env['CI'];
-    process.env['CI'] = '1';
+    const restoreEnvironment = applyEnvironment({ CI: '1' });
     let run;
     try {
-      run = await runAgentCli(command.args(tasks, out));
+      run = await runCli(command.args(tasks, out));
     } finally {
-      if (previousCi === undefined) delete process.env['CI'];
-      else process.env['CI'] = previousCi;
+      restoreEnvironment();
     }
     expect(run.exitCode, run.stderr.slice(0, 2000)).toBe(command.exitCode);
     expect(Buffer.byteLength(run.stdout), run.stdout.slice(0, 2000)).toBeLessThan(2000);

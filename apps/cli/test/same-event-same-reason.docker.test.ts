@@ -1,8 +1,8 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-import { runAgentCli } from './run-agent-cli.js';
+import { runCli } from './run-cli.js';
 import { useScratchRepository } from './scratch-repository.js';
 
 const skipReason = dockerSkipReason('same-event-same-reason.docker.test.ts');
@@ -40,38 +40,13 @@ async function onlyRecord(out: string): Promise<RecordSeen> {
 describe.skipIf(skipReason !== undefined)('the same event, the same failure reason, through ab run-task and ab run-agent (real Docker)', () => {
   const fixture = useScratchRepository(TASK_ID);
 
-  async function writeTask(name: string, fields: { setup?: string; run: string; timeoutSec: number; script?: unknown[] }): Promise<string> {
-    const folder = path.join(fixture.scratch.path, 'tasks', name);
-    await mkdir(folder, { recursive: true });
-    const file = path.join(folder, 'task.yaml');
-    await writeFile(
-      file,
-      [
-        'task_spec_version: "1.0"',
-        `id: ${TASK_ID}`,
-        'suite: same-event',
-        'repo:',
-        `  url: ${fixture.repository}`,
-        `  commit: ${fixture.sha}`,
-        'environment:',
-        '  docker_image: agentbench/py-runner:0.1.0',
-        '  workdir: /workspace',
-        `  timeout_sec: ${fields.timeoutSec}`,
-        ...(fields.setup === undefined ? [] : ['setup:', '  commands:', `    - ${JSON.stringify(fields.setup)}`]),
-        'run:',
-        `  command: ${JSON.stringify(fields.run)}`,
-        'agent:',
-        '  entrypoint: scripted',
-        `  script: ${JSON.stringify(fields.script ?? [{ tool: 'list_files', args: {} }])}`,
-        '',
-      ].join('\n'),
-    );
-    return file;
+  function writeTask(name: string, fields: { setup?: string; run: string; timeoutSec: number; script?: unknown[] }): Promise<string> {
+    return fixture.writeTask(path.join('tasks', name), { suite: 'same-event', ...fields, script: fields.script ?? [{ tool: 'list_files', args: {} }] });
   }
 
   async function run(args: string[]): Promise<RecordSeen & { printed: string }> {
     const out = path.join(fixture.scratch.path, `out-${args[0]}-${Math.random().toString(36).slice(2)}`);
-    const result = await runAgentCli([...args, '--out', out]);
+    const result = await runCli([...args, '--out', out]);
     expect(result.exitCode, result.stderr.slice(0, 2000)).toBe(1);
     return { ...(await onlyRecord(out)), printed: result.stdout };
   }

@@ -1,8 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
+import { containersLeftBy } from './leftover-containers.js';
+
+/** A task on the scratch repository, in the runner image, with the scripted agent. */
+export interface ScratchTask {
+  suite: string;
+  timeoutSec: number;
+  /** One setup command, if any. */
+  setup?: string;
+  /** The test command. */
+  run: string;
+  /** The scripted agent's steps. */
+  script: readonly unknown[];
+}
 
 export interface ScratchRepository {
   /** The test file's scratch folder (tasks and outputs go here). */
@@ -10,6 +22,8 @@ export interface ScratchRepository {
   /** A git repository with one commit (a README), and that commit. */
   readonly repository: string;
   readonly sha: string;
+  /** Writes `<scratch>/<folder>/task.yaml` for a task with the file's task id on the repository; returns its path. */
+  writeTask(folder: string, task: ScratchTask): Promise<string>;
 }
 
 export function git(cwd: string, ...args: string[]): string {
@@ -34,10 +48,9 @@ export function useScratchRepository(taskId: string): ScratchRepository {
     sha = git(repository, 'rev-parse', 'HEAD').trim();
   });
   afterAll(async () => {
-    const left = await listManagedContainers({ taskId });
-    if (left.length > 0) await removeManagedContainers({ taskId });
+    const left = await containersLeftBy([{ taskId }]);
     await scratch?.remove();
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
+    expect(left, 'containers left behind').toEqual([]);
   });
   const ready = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('useScratchRepository: read before its beforeAll ran');
@@ -52,6 +65,28 @@ export function useScratchRepository(taskId: string): ScratchRepository {
     },
     get sha() {
       return ready(sha);
+    },
+    writeTask(folder, task) {
+      const lines = [
+        'task_spec_version: "1.0"',
+        `id: ${taskId}`,
+        `suite: ${task.suite}`,
+        'repo:',
+        `  url: ${path.join(ready(scratch).path, 'repository')}`,
+        `  commit: ${ready(sha)}`,
+        'environment:',
+        '  docker_image: agentbench/py-runner:0.1.0',
+        '  workdir: /workspace',
+        `  timeout_sec: ${task.timeoutSec}`,
+        ...(task.setup === undefined ? [] : ['setup:', '  commands:', `    - ${JSON.stringify(task.setup)}`]),
+        'run:',
+        `  command: ${JSON.stringify(task.run)}`,
+        'agent:',
+        '  entrypoint: scripted',
+        `  script: ${JSON.stringify(task.script)}`,
+        '',
+      ];
+      return ready(scratch).write(path.join(folder, 'task.yaml'), lines.join('\n'));
     },
   };
 }

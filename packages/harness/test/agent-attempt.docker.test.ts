@@ -1,41 +1,22 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-server';
-import { listManagedContainers } from '@agentbench/sandbox';
-import { loadTask, type LoadedTask } from '@agentbench/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 import { runAgentAttempt } from '../src/index.js';
+import { useToyTaskScratch } from './helpers/use-toy-task-scratch.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const IMAGE = 'agentbench/py-runner:0.1.0';
 
 const skipReason = dockerSkipReason('agent-attempt.docker.test.ts', IMAGE);
 
 describe.skipIf(skipReason !== undefined)('agent attempts on toy_fail_pytest in real Docker', () => {
-  let scratch: string;
-  let toyTask: LoadedTask;
-  const runIds: string[] = [];
-
-  beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
-    scratch = await mkdtemp(path.join(tmpdir(), 'agent-loop-docker-'));
-    toyTask = await loadTask(path.join(repoRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml'));
-  });
-
-  afterAll(async () => {
-    const left = (await Promise.all(runIds.map((runId) => listManagedContainers({ runId })))).flat();
-    await rm(scratch, { recursive: true, force: true });
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
-  });
+  const context = useToyTaskScratch('agent-loop-docker-');
 
   it('the scripted agent fixes the toy task: the AttemptRecord passes and the patch artifact is kept', async () => {
-    const { runDir, record } = await runAgentAttempt({ task: toyTask, skipBaseline: true, variant: 'scripted', outDir: path.join(scratch, 'scripted') });
-    runIds.push(record.run_id);
+    const { runDir, record } = await runAgentAttempt({ task: context.toy, skipBaseline: true, variant: 'scripted', outDir: path.join(context.scratch, 'scripted') });
+    context.runIds.push(record.run_id);
     expect(record.result).toMatchObject({ passed: true, exit_code: 0, failure_reason: null, stop_reason: 'SUCCESS' });
     expect(record.metrics).toMatchObject({ steps: 4 });
     expect(existsSync(path.join(runDir, 'diffs', 'step_0004.patch'))).toBe(true);
@@ -46,7 +27,7 @@ describe.skipIf(skipReason !== undefined)('agent attempts on toy_fail_pytest in 
   });
 
   it('the LLM agent fixes it too through real HTTP to the fake server, with the token counts of its replies', async () => {
-    const patch = toyTask.agentScript?.find((step) => step.tool === 'apply_patch')?.args['unified_diff'];
+    const patch = context.toy.agentScript?.find((step) => step.tool === 'apply_patch')?.args['unified_diff'];
     expect(typeof patch).toBe('string');
     let server: FakeLlmServer | undefined;
     try {
@@ -57,13 +38,13 @@ describe.skipIf(skipReason !== undefined)('agent attempts on toy_fail_pytest in 
         ],
       });
       const { runDir, record } = await runAgentAttempt({
-        task: toyTask,
+        task: context.toy,
         skipBaseline: true,
         variant: 'llm',
         environment: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', MODEL_NAME: 'fake-model' },
-        outDir: path.join(scratch, 'llm'),
+        outDir: path.join(context.scratch, 'llm'),
       });
-      runIds.push(record.run_id);
+      context.runIds.push(record.run_id);
       expect(record.result).toMatchObject({ passed: true, failure_reason: null, stop_reason: 'SUCCESS' });
       expect(record.metrics).toMatchObject({ steps: 2, input_tokens: 3600, output_tokens: 210 });
       expect(record.model).toMatchObject({ provider: 'openai-compatible', name: 'fake-model' });

@@ -1,16 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { AttemptRecordSchema, RunRecordSchema } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureRepositories, repositoryRoot } from '../../../test-support/fixture-repositories.js';
 import { RepoCache, validateSuite, type ValidateSuiteResult } from '../src/index.js';
 import { containersLeftBy, dockerSkipReason } from './helpers/docker-context.js';
 import { makeTemporaryDirectory } from './helpers/git-repository.js';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const skipReason = dockerSkipReason('custom-dev-suite.docker.test.ts');
 
 describe.skipIf(skipReason !== undefined)('the bundled custom-dev suite in real Docker', () => {
@@ -19,8 +16,7 @@ describe.skipIf(skipReason !== undefined)('the bundled custom-dev suite in real 
   const events: string[] = [];
 
   beforeAll(async () => {
-    // A fresh clone has no fixtures/repos/ until this runs (pnpm's postinstall does it too).
-    execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
+    buildFixtureRepositories();
     outDir = makeTemporaryDirectory('custom-dev');
     result = await validateSuite({
       suite: 'custom-dev',

@@ -1,18 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { listManagedContainers, type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
-import { loadTask, type LoadedTask } from '@agentbench/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
+import { type LoadedTask } from '@agentbench/schemas';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../../test-support/docker-skip.js';
 import { runAgentAttempt, runTask, sandboxFactoryFor, type RunAgentAttemptResult } from '../../src/index.js';
+import { useToyTaskScratch, type ToyTaskScratch } from '../helpers/use-toy-task-scratch.js';
 import { plantAllGitVectors } from './git-vectors.js';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const TOY_TASK = path.join(repositoryRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml');
 const TEST_COMMAND = 'PYTHONPATH=/workspace/site-packages python3 -m pytest -q';
 
 export type ProbeBackend = 'docker' | 'bwrap';
@@ -36,28 +32,7 @@ export function sandboxFactory(backend: ProbeBackend): (spec: SandboxSpec) => Pr
   return sandboxFactoryFor(backend);
 }
 
-interface ProbeContext {
-  scratch: string;
-  toy: LoadedTask;
-  runIds: string[];
-}
-
-function useProbeContext(prefix: string): ProbeContext {
-  const context = { scratch: '', toy: undefined as unknown as LoadedTask, runIds: [] as string[] };
-  beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
-    context.scratch = await mkdtemp(path.join(tmpdir(), prefix));
-    context.toy = await loadTask(TOY_TASK);
-  });
-  afterAll(async () => {
-    const left = (await Promise.all(context.runIds.map((runId) => listManagedContainers({ runId })))).flat();
-    await rm(context.scratch, { recursive: true, force: true });
-    expect(left.map((container) => container.name), 'containers left behind').toEqual([]);
-  });
-  return context;
-}
-
-async function scriptedAttempt(context: ProbeContext, backend: ProbeBackend, name: string, script: unknown[], task?: LoadedTask): Promise<RunAgentAttemptResult> {
+async function scriptedAttempt(context: ToyTaskScratch, backend: ProbeBackend, name: string, script: unknown[], task?: LoadedTask): Promise<RunAgentAttemptResult> {
   const scriptFile = path.join(context.scratch, `${name}.json`);
   await writeFile(scriptFile, JSON.stringify(script));
   const result = await runAgentAttempt({
@@ -115,7 +90,7 @@ const CHEATS: ReadonlyArray<{ name: string; steps: unknown[]; expected: string }
 export function describeVerdictCheats(backend: ProbeBackend, fileName: string): void {
   const skip = probeSkipReason(backend, fileName);
   describe.skipIf(skip !== undefined)(`the verdict comes from the agent's diff alone (${backend})`, () => {
-    const context = useProbeContext(`cheats-${backend}-`);
+    const context = useToyTaskScratch(`cheats-${backend}-`);
 
     it('passes the honest scripted fix', async () => {
       const { record } = await scriptedAttempt(context, backend, 'honest', [FIX, run(TEST_COMMAND)]);
@@ -137,7 +112,7 @@ export function describeVerdictCheats(backend: ProbeBackend, fileName: string): 
 export function describeGitVectorProbes(backend: ProbeBackend, fileName: string): void {
   const skip = probeSkipReason(backend, fileName);
   describe.skipIf(skip !== undefined)(`host git never runs what a ${backend} sandbox planted`, () => {
-    const context = useProbeContext(`git-vectors-${backend}-`);
+    const context = useToyTaskScratch(`git-vectors-${backend}-`);
     const markersIn = (folder: string): string[] => readdirSync(folder).filter((name) => name.startsWith('host-marker'));
 
     it('planted by a setup command, through run-task (the post-setup check)', async () => {
@@ -199,7 +174,7 @@ function lstatOrUndefined(file: string): unknown {
 export function describeKeptFileProbes(backend: ProbeBackend, fileName: string): void {
   const skip = probeSkipReason(backend, fileName);
   describe.skipIf(skip !== undefined)(`the kept workspace of a ${backend} sandbox is safe to keep`, () => {
-    const context = useProbeContext(`kept-files-${backend}-`);
+    const context = useToyTaskScratch(`kept-files-${backend}-`);
     let kept = '';
     let manifest: Record<string, number> = {};
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHarnessCli } from './harness-commands.js';
+import { runCli } from './run-cli.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const originalTask = path.resolve(repoRoot, '../shared/fixtures/agentbench-py-tasks/custom-dev/toy_fail_pytest/task.yaml');
@@ -20,7 +20,7 @@ describe('ab run-task and ab validate-suite without an engine', () => {
   });
 
   it.skipIf(!existsSync(originalTask))("records the original project's task as GIT_CLONE_FAILED, warns about the missing repo, and exits 1", async () => {
-    const run = await runHarnessCli(['run-task', originalTask, '--out', scratch]);
+    const run = await runCli(['run-task', originalTask, '--out', scratch]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/warning: .*repo\.url.*does not exist/);
     expect(run.stdout).toMatch(/^toy_fail_pytest: FAILED GIT_CLONE_FAILED in [\d.]+s: cannot clone .*examples\/toy_repo: fatal: repository '.*examples\/toy_repo' does not exist\n/);
@@ -33,25 +33,25 @@ describe('ab run-task and ab validate-suite without an engine', () => {
 
   it('names a task file that does not exist', async () => {
     const missing = path.join(scratch, 'nope', 'task.yaml');
-    const run = await runHarnessCli(['run-task', missing]);
+    const run = await runCli(['run-task', missing]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain(missing);
   });
 
   it('lists the suites that exist when the suite is unknown', async () => {
-    const run = await runHarnessCli(['validate-suite', 'no-such-suite', '--tasks', path.join(repoRoot, 'tasks'), '--out', scratch]);
+    const run = await runCli(['validate-suite', 'no-such-suite', '--tasks', path.join(repoRoot, 'tasks'), '--out', scratch]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/unknown suite "no-such-suite" in .*tasks: suites that exist: custom-dev/);
   });
 
   it('refuses -j 0', async () => {
-    const run = await runHarnessCli(['validate-suite', 'custom-dev', '--tasks', path.join(repoRoot, 'tasks'), '-j', '0']);
+    const run = await runCli(['validate-suite', 'custom-dev', '--tasks', path.join(repoRoot, 'tasks'), '-j', '0']);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('-j/--jobs: expected a whole number of at least 1, found 0');
   });
 
   it('refuses to resume a folder that is not a run', async () => {
-    const run = await runHarnessCli(['validate-suite', 'custom-dev', '--tasks', path.join(repoRoot, 'tasks'), '--resume', scratch]);
+    const run = await runCli(['validate-suite', 'custom-dev', '--tasks', path.join(repoRoot, 'tasks'), '--resume', scratch]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain(`${path.join(scratch, 'run.json')}: not found: --resume expects a run directory made by \`ab validate-suite\``);
   });

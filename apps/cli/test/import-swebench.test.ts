@@ -2,16 +2,8 @@ import { readdir, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-
-// Until the command is listed in src/commands/index.ts, add it to the real command tree here.
-vi.mock('../src/commands/index.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../src/commands/index.js')>();
-  const { importSwebenchCommand } = await import('../src/commands/import-swebench.js');
-  const commands: unknown[] = [...original.commands];
-  return { ...original, commands: commands.includes(importSwebenchCommand) ? commands : [...commands, importSwebenchCommand] };
-});
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const sample = path.join(repoRoot, 'packages/swebench/test/fixtures/swe-bench-lite-sample.jsonl');

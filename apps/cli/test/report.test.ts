@@ -1,20 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportServer } from '@agentbench/report';
 import { writeAgentRun, writeScenarioRun, writeSuiteRun } from '../../../packages/report/test/helpers/write-artifacts.js';
 import { runCli } from './run-cli.js';
-
-// Until the commands are listed in src/commands/index.ts, add them to the real command tree here.
-vi.mock('../src/commands/index.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../src/commands/index.js')>();
-  const { reportCommand } = await import('../src/commands/report.js');
-  const { viewCommand } = await import('../src/commands/view.js');
-  const commands: unknown[] = [...original.commands];
-  for (const command of [reportCommand, viewCommand]) if (!commands.includes(command)) commands.push(command);
-  return { ...original, commands };
-});
 
 let root: string;
 let suiteDir: string;

@@ -1,22 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASSETTE_FORMAT, HARNESS_VERSION } from '@agentbench/schemas';
 import { readCassette } from '@agentbench/cassette';
 import { startFakeLlmServer } from '@agentbench/fake-llm-server';
+import { closedPort } from '../../../test-support/closed-port.js';
 import { runCli } from './run-cli.js';
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** An attempt folder as `ab run-agent` leaves it, with the cassette given. */
 async function attemptFolder(root: string, cassette: string): Promise<string> {

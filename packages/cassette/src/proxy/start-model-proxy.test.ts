@@ -1,25 +1,16 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '@agentbench/fake-llm-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { closedPort } from '../../../../test-support/closed-port.js';
 import { readCassette } from '../read-cassette.js';
 import { checkUpstream } from './check-upstream.js';
 import { startModelProxy, type ModelProxy } from './start-model-proxy.js';
 
 function clientOf(baseURL: string, maxRetries = 0): OpenAI {
   return new OpenAI({ apiKey: 'test-key', baseURL, maxRetries });
-}
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('startModelProxy: record then replay against the fake LLM server', () => {

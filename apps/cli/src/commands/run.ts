@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv, CommandModule } from 'yargs';
-import { createDockerSandbox, EXIT_CODE_INTERRUPTED, formatRunProgress, interruptOnSignals, runModelBenchmark, withRuntime, type BenchProgressEvent } from '@agentbench/harness';
+import { EXIT_CODE_INTERRUPTED, formatRunProgress, interruptOnSignals, runModelBenchmark, type BenchProgressEvent } from '@agentbench/harness';
 import { formatBenchTable, summarizeModelBenchmark } from '@agentbench/report';
 import { formatIssue } from '@agentbench/schemas';
 import { ENGINES_OPTION, enginesArgument } from '../engines-option.js';
@@ -158,7 +158,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
       ...(argv.out === undefined ? {} : { outDir: argv.out }),
       ...(argv.resume === undefined ? {} : { resume: argv.resume }),
       probe: argv.probe,
-      ...(runtime === undefined ? {} : { createSandbox: withRuntime(createDockerSandbox, runtime) }),
+      ...(runtime === undefined ? {} : { runtime }),
       ...(engines === undefined ? {} : { engines }),
       signal: controller.signal,
       onProgress: progress.write,

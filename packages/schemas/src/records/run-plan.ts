@@ -27,6 +27,11 @@ export const RunPlanSchema = v.object({
   /** Tries after the first for an attempt that failed on infrastructure. */
   retries: NonNegativeIntegerSchema,
   skip_baseline: v.boolean(),
+  /**
+   * The OCI runtime every sandbox of the run uses (`--runtime`); null or absent: no override (each
+   * task's `environment.runtime`, else the engine's default, runc). Absent in runs written before it.
+   */
+  runtime: v.optional(v.nullable(v.string())),
   harness_version: v.string(),
 });
 export type RunPlan = v.InferOutput<typeof RunPlanSchema>;

@@ -1,4 +1,4 @@
-import { readFile, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,6 +128,77 @@ describe('runAgentRun', () => {
     await expect(runAgentRun({ resume: runDir, tasks, models: ['alpha/one'], runAttempt })).rejects.toThrow(/models: the run has \[\], this command asks for \["alpha\/one"\]/);
     await expect(runAgentRun({ resume: runDir, tasks: tasks.slice(0, 2), runAttempt })).rejects.toThrow(/tasks: this command leaves out task_c/);
     await expect(runAgentRun({ tasks, outDir: runDir, runAttempt })).rejects.toThrow(/holds a run already \(run.json\); continue it with --resume/);
+  });
+
+  it('keeps the runtime in the plan: a resume inherits it, another one is refused, and an old run.json reads as runc', async () => {
+    const runDir = path.join(root, 'run');
+    const specs: unknown[] = [];
+    const createSandbox = async (spec: unknown): Promise<never> => {
+      specs.push(spec);
+      throw new Error('not a real sandbox');
+    };
+    let isFirstRun = true;
+    // The try asks its factory for a sandbox: what runtime does it get? task_a is cut off in the first run.
+    const runAttempt = async (input: AttemptTryInput) => {
+      await input.createSandbox({ image: 'img' } as never).catch(() => undefined);
+      if (isFirstRun && input.attempt.task.task.id === 'task_a') throw new Error('killed');
+      return fakeAttemptRecord(input);
+    };
+    await runAgentRun({ tasks: tasks.slice(0, 2), outDir: runDir, runtime: 'runsc', createSandbox, runAttempt });
+    const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { plan: Record<string, unknown> };
+    expect(runJson.plan['runtime']).toBe('runsc');
+    await expect(runAgentRun({ resume: runDir, tasks: tasks.slice(0, 2), runtime: 'runc', createSandbox, runAttempt })).rejects.toThrow(/another plan \(runtime: the run has "runsc", this command asks for "runc"\)/);
+    specs.length = 0;
+    isFirstRun = false;
+    await runAgentRun({ resume: runDir, tasks: tasks.slice(0, 2), createSandbox, runAttempt });
+    expect(specs).toEqual([{ image: 'img', runtime: 'runsc' }]);
+
+    const oldRun = path.join(root, 'old');
+    await runAgentRun({ tasks: tasks.slice(0, 1), outDir: oldRun, runAttempt: async (input) => fakeAttemptRecord(input) });
+    const oldJson = JSON.parse(await readFile(path.join(oldRun, 'run.json'), 'utf8')) as { plan: Record<string, unknown> };
+    delete oldJson.plan['runtime'];
+    await writeFile(path.join(oldRun, 'run.json'), JSON.stringify(oldJson));
+    await expect(runAgentRun({ resume: oldRun, tasks: tasks.slice(0, 1), runtime: 'runsc', runAttempt })).rejects.toThrow(/runtime: the run has "runc", this command asks for "runsc"/);
+    await expect(runAgentRun({ resume: oldRun, tasks: tasks.slice(0, 1), runAttempt })).resolves.toMatchObject({ isComplete: true });
+  });
+
+  it('says in one line that a folder to resume is not a run, naming it and run.json', async () => {
+    const notRun = path.join(root, 'not-a-run');
+    await mkdir(notRun);
+    const runAttempt = async (input: AttemptTryInput) => fakeAttemptRecord(input);
+    await expect(runAgentRun({ resume: notRun, runAttempt })).rejects.toThrow(
+      `${notRun}: cannot resume: not an ab run folder (it has no run.json; expected the folder an \`ab run --out\` wrote, holding run.json)`,
+    );
+    await expect(runAgentRun({ resume: path.join(root, 'missing'), runAttempt })).rejects.toThrow(/missing: cannot resume: not an ab run folder \(no such folder;/);
+    const failure = await runAgentRun({ resume: notRun, runAttempt }).catch((error: Error) => error);
+    expect((failure as Error).message).not.toMatch(/ENOENT|\n/);
+  });
+
+  it('moves a try folder a killed run left behind into .interrupted/ and runs the try again in a fresh one', async () => {
+    const runDir = path.join(root, 'run');
+    let isStopping = true;
+    const foldersFoundByTheRetry: string[][] = [];
+    const runAttempt = async (input: AttemptTryInput) => {
+      if (isStopping) {
+        // The kill: the try's folder is there, its record never written.
+        await mkdir(path.join(input.tryDir, 'workspace'), { recursive: true });
+        throw new Error('killed');
+      }
+      foldersFoundByTheRetry.push(await readdir(path.dirname(input.tryDir)));
+      await mkdir(input.tryDir);
+      await writeFile(path.join(input.tryDir, 'events.jsonl'), '');
+      return { ...fakeAttemptRecord(input), artifact_paths: { events: 'events.jsonl' } };
+    };
+    await runAgentRun({ tasks: tasks.slice(0, 1), outDir: runDir, runAttempt });
+    isStopping = false;
+    await runAgentRun({ resume: runDir, tasks: tasks.slice(0, 1), runAttempt });
+    const aside = await readdir(path.join(runDir, '.interrupted'));
+    expect(aside).toHaveLength(1);
+    expect(aside[0]).toMatch(/^scripted__agent_runs__task_a__r1-try1-/);
+    const [record] = await linesOf(runDir);
+    // The leftover was gone before the try ran, and the run's copy of the record names the try's files from the run folder.
+    expect(foldersFoundByTheRetry).toEqual([[]]);
+    expect(record?.artifact_paths).toEqual({ events: 'scripted/agent_runs/task_a/r1-try1/events.jsonl' });
   });
 
   it('refuses a run folder locked by a live process, naming its pid, and takes over a dead one', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -22,7 +22,7 @@ import type { SandboxPoolStats } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
 import { DEFAULT_DOCKER_IMAGE, type EngineSet } from '@agentbench/sandbox';
 import { runAgentAttempt } from '../../agent-attempt/run-agent-attempt.js';
-import { createDockerSandbox, type SandboxFactory } from '../../attempt/sandbox-factory.js';
+import { createDockerSandbox, withRuntime, type SandboxFactory } from '../../attempt/sandbox-factory.js';
 import { engineSandboxFactory, type EnginePlacement } from '../../engines/engine-sandbox-factory.js';
 import { prepareEngines } from '../../engines/prepare-engines.js';
 import { runOnEngine } from '../../engines/run-on-engine.js';
@@ -35,9 +35,11 @@ import { appendAttemptRecord, dropTornLine, readAttemptRecords } from '../attemp
 import { RUN_DIRECTORY_MODE } from '../run-directory.js';
 import { attemptTryState, isInfraFailure, markErrored, retryDelayMs, triesByAttempt } from './attempt-tries.js';
 import { recordLostTry } from './record-lost-try.js';
-import { removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
+import { moveInterruptedTry } from './move-interrupted-try.js';
+import { dockerOrphanEngine, removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
 import type { RunSandboxPool } from '../run-sandbox-pool.js';
 import { agentRunSandboxPool } from './agent-run-sandbox-pool.js';
+import { runFolderRecord } from './run-folder-record.js';
 import { acquireRunLock } from './run-lock.js';
 import { assertSamePlan } from './run-plan-check.js';
 import { RunProgressCounter, type AgentRunProgress } from './run-progress.js';
@@ -104,7 +106,7 @@ export interface AgentRunOptions {
   keyOf?: (attempt: PlannedAttempt) => string;
   /** Limits of single keys (an engine's own capacity). */
   limitsByKey?: ReadonlyMap<string, number>;
-  /** Sandboxes of every attempt without an engine of its own (e.g. `withRuntime(createDockerSandbox, 'runsc')` for `--runtime`). Default: hardened Docker containers. */
+  /** Sandboxes of every attempt without an engine of its own. Default: hardened Docker containers. */
   createSandbox?: SandboxFactory;
   /**
    * Docker engines to place the tries on (`--engines FILE`, or `engines` of agentbench.config.json), as
@@ -118,6 +120,8 @@ export interface AgentRunOptions {
   engines?: readonly EngineConfig[];
   /** How long an engine showing signs of shutting down is watched after a failed try (judgeEngineLoss). Default 30 s. */
   dyingEngineGraceMs?: number;
+  /** The OCI runtime of every sandbox (`--runtime`), part of the plan. Default: none (each task's, else the engine's, runc); on a resume, the run's. */
+  runtime?: string;
   /** Tries after the first for an attempt that failed on infrastructure. Default 2. */
   retries?: number;
   /** Wait before the second try; doubled each further try (capped at a minute). Default 2000 ms. */
@@ -194,7 +198,9 @@ async function readRunRecord(runDir: string): Promise<RunRecord & { plan: RunPla
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new RunDirectoryError(file, `cannot resume: ${(error as Error).message} (expected the run.json of an ab run folder)`, { cause: error });
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem = code === 'ENOENT' ? ((await exists(runDir)) ? 'it has no run.json' : 'no such folder') : error instanceof SyntaxError ? 'its run.json is not valid JSON' : `its run.json cannot be read (${code ?? (error as Error).message})`;
+    throw new RunDirectoryError(runDir, `cannot resume: not an ab run folder (${problem}; expected the folder an \`ab run --out\` wrote, holding run.json)`, { cause: error });
   }
   const parsed = v.safeParse(RunRecordSchema, value);
   if (!parsed.success || parsed.output.plan === undefined) {
@@ -226,6 +232,7 @@ async function planOf(options: AgentRunOptions, tasks: readonly LoadedTask[], re
     max_steps: options.maxSteps === undefined ? (recorded?.max_steps ?? null) : wholeNumber(options.maxSteps, 1, '--max-steps', 1),
     retries: wholeNumber(options.retries, recorded?.retries ?? 2, '--retries', 0),
     skip_baseline: options.skipBaseline ?? recorded?.skip_baseline ?? true,
+    runtime: options.runtime ?? recorded?.runtime ?? null,
     harness_version: HARNESS_VERSION,
   };
 }
@@ -306,7 +313,9 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   let sandboxPool: RunSandboxPool | undefined;
   try {
     // A run killed with kill -9 left its sandboxes running: they go before its attempts run again.
-    if (lock.takenOverFrom !== undefined && options.runAttempt === undefined) await removeOrphanedSandboxes(lock.takenOverFrom, engineSet?.engines.map((engine) => engine.docker));
+    if (lock.takenOverFrom !== undefined && options.runAttempt === undefined) {
+      await removeOrphanedSandboxes(lock.takenOverFrom, runDir, (engineSet?.engines.map((engine) => engine.docker) ?? [undefined]).map(dockerOrphanEngine));
+    }
     const attemptsFile = path.join(runDir, ATTEMPTS_FILE);
     const content = await readAttemptRecords(attemptsFile);
     await dropTornLine(attemptsFile, content);
@@ -345,7 +354,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     let appending: Promise<void> = Promise.resolve();
     const append = (record: AttemptRecord): Promise<void> => (appending = appending.then(() => appendAttemptRecord(attemptsFile, record)));
     const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan));
-    sandboxPool = await agentRunSandboxPool(options, { runDir, runId: runRecord.run_id, concurrency });
+    // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
+    sandboxPool = plan.runtime === null || plan.runtime === undefined ? await agentRunSandboxPool(options, { runDir, runId: runRecord.run_id, concurrency }) : undefined;
     const placer = engineSet === undefined ? undefined : engineSandboxFactory(engineSet);
 
     const runOne = async (attempt: PlannedAttempt, signal: AbortSignal): Promise<void> => {
@@ -370,14 +380,14 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
           if (signal.aborted) break;
           const infraBefore = state.infraTries;
           const tryDir = path.join(attempt.folder, 'agent_runs', attempt.task.task.id, `r${attempt.repeat}-try${tryNumber}`);
-          // A try cut off by a kill left its folder behind: it starts again from nothing.
-          await rm(tryDir, { recursive: true, force: true });
+          // A try cut off by a kill left its folder behind: it starts again from nothing (the old one kept aside).
+          await moveInterruptedTry(runDir, tryDir);
           await mkdir(path.dirname(tryDir), { recursive: true });
           const runTryOn = async (placement: EnginePlacement | undefined): Promise<AttemptRecord> => {
             emit({ type: 'try-started', attempt, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }), progress: counter.snapshot() });
             const complete = (record: AttemptRecord): AttemptRecord =>
               markErrored({ ...record, attempt_id: attempt.attemptId, repeat: attempt.repeat, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }) }, infraBefore, plan.retries);
-            const createSandbox = timed(placement?.createSandbox ?? options.createSandbox ?? sandboxPool?.createSandbox ?? createDockerSandbox);
+            const createSandbox = timed(withRuntime(placement?.createSandbox ?? options.createSandbox ?? sandboxPool?.createSandbox ?? createDockerSandbox, plan.runtime ?? undefined));
             return complete(await runTry({ attempt, try: tryNumber, tryDir, createSandbox, completeRecord: complete, signal, ...(placement === undefined ? {} : { engine: placement.engine }) }));
           };
           let record: AttemptRecord;
@@ -402,7 +412,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
             emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
             return;
           }
-          await append(record);
+          await append(runFolderRecord(record, runDir, tryDir));
           recorded.push(record);
           state = attemptTryState(recorded, plan.retries);
           lastWasInfra = isInfraFailure(record);
@@ -472,6 +482,8 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan): Promi
       runDir: tryDir,
       skipBaseline: plan.skip_baseline,
       createSandbox,
+      // Part of every exchange's key: repeats of one task are recorded and replayed independently.
+      models: { repeatIndex: attempt.repeat - 1 },
       completeRecord,
       signal,
       ...(plan.max_steps === null ? {} : { maxSteps: plan.max_steps }),

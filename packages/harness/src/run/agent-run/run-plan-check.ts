@@ -1,15 +1,38 @@
 import type { RunPlan } from '@agentbench/schemas';
 import { ConfigurationError } from '@agentbench/schemas';
 
+/** The runtime a plan without one ran under: no override, so the engine's default. */
+export const DEFAULT_PLAN_RUNTIME = 'runc';
+
 function describe(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * The plan's fields that change verdicts, as compared on resume. A run written before `runtime`
+ * was recorded ran without `--runtime`: it reads as runc, so resuming it with `--runtime runsc`
+ * is refused and resuming it as it was is not.
+ */
+function comparedFields(plan: RunPlan): Array<[string, unknown]> {
+  return [
+    ['version', plan.version],
+    ['harness_version', plan.harness_version],
+    ['variant', plan.variant],
+    ['models', plan.models],
+    ['runs', plan.runs],
+    ['max_steps', plan.max_steps],
+    ['retries', plan.retries],
+    ['skip_baseline', plan.skip_baseline],
+    ['runtime', plan.runtime ?? DEFAULT_PLAN_RUNTIME],
+  ];
+}
+
 /** The first field two plans differ in, as `field: was X, now Y`; undefined when they are the same run. */
 export function planDifference(recorded: RunPlan, requested: RunPlan): string | undefined {
-  const fields: Array<keyof RunPlan> = ['version', 'harness_version', 'variant', 'models', 'runs', 'max_steps', 'retries', 'skip_baseline'];
-  for (const field of fields) {
-    if (describe(recorded[field]) !== describe(requested[field])) return `${field}: the run has ${describe(recorded[field])}, this command asks for ${describe(requested[field])}`;
+  const requestedFields = new Map(comparedFields(requested));
+  for (const [field, value] of comparedFields(recorded)) {
+    const asked = requestedFields.get(field);
+    if (describe(value) !== describe(asked)) return `${field}: the run has ${describe(value)}, this command asks for ${describe(asked)}`;
   }
   const recordedIds = recorded.tasks.map((task) => task.id);
   const requestedIds = requested.tasks.map((task) => task.id);

@@ -8,6 +8,7 @@ import { writeJsonAtomic } from '@agentbench/schemas/internal';
 import type { SandboxFactory } from '../attempt/sandbox-factory.js';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { compareAttemptTrajectories, type AttemptComparison } from './compare-attempt-trajectories.js';
+import { defaultReplayFolder } from './replay-folder.js';
 import { runAgentAttempt, type AgentAttemptStage, type RunAgentAttemptResult } from './run-agent-attempt.js';
 
 export interface ReplayAgentAttemptOptions {
@@ -15,7 +16,7 @@ export interface ReplayAgentAttemptOptions {
   attemptDir: string;
   /** After the first request the cassette does not hold, go on against the live endpoint (replay-then-fork). Default: stop there. */
   thenLive?: boolean;
-  /** Artifacts folder of the replay. Default: the one the attempt was written to (`<out>/agent_runs/<task>/<id>`). */
+  /** Artifacts folder of the replay. Default: `replays/` of the attempt's `ab run` folder, else `<out>/replays/` for an attempt in `<out>/agent_runs/<task>/<id>` (see defaultReplayFolder). */
   outDir?: string;
   /** Another agent than the recorded one (a path or package), to see where a changed agent leaves the recording. */
   variant?: string;
@@ -58,7 +59,7 @@ export async function replayAgentAttempt(options: ReplayAgentAttemptOptions): Pr
 
   const replay = await runAgentAttempt({
     task: loaded,
-    outDir: options.outDir ?? path.resolve(attemptDir, '../../..'),
+    outDir: options.outDir ?? (await defaultReplayFolder(attemptDir)),
     environment,
     skipBaseline: run.options['skip_baseline'] === true,
     ...(variant === undefined ? {} : { variant }),

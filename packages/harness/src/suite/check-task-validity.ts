@@ -108,7 +108,8 @@ export async function checkTaskValidity(loaded: LoadedTask, options: CheckTaskVa
       break;
     }
     oracleRuns += 1;
-    const result = await runAgentAttempt({ ...shared, task: loaded, agent, skipBaseline: true, outDir: path.join(folder, 'oracle') });
+    // The run index keys the oracle's model exchanges (if any), so its runs stay independent observations.
+    const result = await runAgentAttempt({ ...shared, task: loaded, agent, skipBaseline: true, outDir: path.join(folder, 'oracle'), models: { repeatIndex: run - 1 } });
     await rm(path.join(result.runDir, 'workspace'), { recursive: true, force: true });
     runFolders.push(relativeToRun(options.runDir, result.runDir));
     if (result.record.result.passed) oraclePasses += 1;

@@ -122,6 +122,8 @@ export interface ReportRow {
    * left out of the pass rate and pass@k, shown as "N errored, not counted".
    */
   isErroredNotCounted?: boolean;
+  /** Earlier tries of an `ab run` attempt (failed on infrastructure, or interrupted), retried: the row is the last try. */
+  retriedTries?: Array<{ try: number; failureReason: string | null; failureClass: string | null }>;
   /** A FailureReason for attempts; `EVALUATIONS_FAILED` / `RUN_ERRORED` (or the error's FailureReason) for scenario runs. */
   failureReason: string | null;
   stopReason: string | null;

@@ -19,7 +19,7 @@ export interface ReadRunFoldersOptions {
 }
 
 type RowPlan =
-  | { kind: 'attempt'; record: AttemptRecord; base: string; runFolder?: string; file: string }
+  | { kind: 'attempt'; record: AttemptRecord; base: string; runFolder?: string; file: string; earlierTries?: AttemptRecord[] }
   | { kind: 'events'; eventsFile: string }
   | { kind: 'scenario'; file: string };
 
@@ -49,19 +49,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `ab run` writes every try of an attempt; only its last try counts, so the earlier ones are not rows. */
+/**
+ * `ab run` writes every try of an attempt; only its last try counts, so the earlier ones are not
+ * rows: they go to the last try's `earlierTries` (shown as retried).
+ */
 function dropSupersededTries(rows: RowPlan[]): void {
-  const lastTry = new Map<string, number>();
+  const lastTry = new Map<string, Extract<RowPlan, { kind: 'attempt' }>>();
+  const keyOf = (record: AttemptRecord): string => `${record.attempt_id ?? ''}\u0000${record.task_id}`;
   for (const plan of rows) {
     if (plan.kind !== 'attempt' || plan.record.attempt_id === undefined) continue;
-    const key = `${plan.record.attempt_id}\u0000${plan.record.task_id}`;
-    lastTry.set(key, Math.max(lastTry.get(key) ?? 0, plan.record.try ?? 1));
+    const last = lastTry.get(keyOf(plan.record));
+    if (last === undefined || (plan.record.try ?? 1) > (last.record.try ?? 1)) lastTry.set(keyOf(plan.record), plan);
   }
   if (lastTry.size === 0) return;
   const kept = rows.filter((plan) => {
     if (plan.kind !== 'attempt' || plan.record.attempt_id === undefined) return true;
-    return (plan.record.try ?? 1) === lastTry.get(`${plan.record.attempt_id}\u0000${plan.record.task_id}`);
+    const last = lastTry.get(keyOf(plan.record));
+    if (last === plan) return true;
+    if (last !== undefined) (last.earlierTries ??= []).push(plan.record);
+    return false;
   });
+  for (const plan of lastTry.values()) plan.earlierTries?.sort((left, right) => (left.try ?? 1) - (right.try ?? 1));
   rows.splice(0, rows.length, ...kept);
 }
 
@@ -78,7 +86,6 @@ async function readValidity(file: string, source: ReportSource, problems: ReadPr
 async function planSource(dir: string, sourceId: string, problems: ReadProblem[]): Promise<SourcePlan> {
   const files = await findArtifactFiles(dir);
   const rows: RowPlan[] = [];
-  const seen = new Set<string>();
   const recordFolders = new Set<string>();
   // Asked once per folder: an attempts.jsonl of 10,000 records shares one folder.
   const hasEventsByFolder = new Map<string, Promise<boolean>>();
@@ -90,17 +97,36 @@ async function planSource(dir: string, sourceId: string, problems: ReadProblem[]
     }
     return answer;
   };
+  const plansByKey = new Map<string, Extract<RowPlan, { kind: 'attempt' }>>();
+  // The attempt's own folder: the one holding the record (attempt.json, or beside its events), else
+  // where its record's `events` path points (an `ab run` folder's attempts.jsonl names its tries' files).
+  const ownFolderOf = async (record: AttemptRecord, file: string): Promise<string | undefined> => {
+    const folder = path.dirname(file);
+    if (path.basename(file) === 'attempt.json' || (await hasEventsIn(folder))) return folder;
+    const events = record.artifact_paths['events'];
+    if (events === undefined) return undefined;
+    const eventsFolder = path.dirname(path.resolve(folder, events));
+    return (await hasEventsIn(eventsFolder)) ? eventsFolder : undefined;
+  };
   const addRecord = async (record: AttemptRecord, file: string): Promise<void> => {
     const key = attemptKey(record);
-    if (seen.has(key)) return;
-    seen.add(key);
-    const folder = path.dirname(file);
-    const hasEvents = await hasEventsIn(folder);
-    const plan: RowPlan = { kind: 'attempt', record, base: folder, file };
-    if (hasEvents || path.basename(file) === 'attempt.json') {
-      plan.runFolder = folder;
-      recordFolders.add(folder);
+    const ownFolder = await ownFolderOf(record, file);
+    if (ownFolder !== undefined) recordFolders.add(ownFolder);
+    const known = plansByKey.get(key);
+    if (known !== undefined) {
+      // The same record again (an `ab run` try's attempt.json after the run's attempts.jsonl): one
+      // row, read from the copy in the attempt's own folder, whose paths are relative to it.
+      if (known.runFolder === undefined && ownFolder === path.dirname(file)) {
+        known.record = record;
+        known.base = ownFolder;
+        known.runFolder = ownFolder;
+        known.file = file;
+      }
+      return;
     }
+    const plan: Extract<RowPlan, { kind: 'attempt' }> = { kind: 'attempt', record, base: path.dirname(file), file };
+    if (ownFolder !== undefined) plan.runFolder = ownFolder;
+    plansByKey.set(key, plan);
     rows.push(plan);
   };
 
@@ -195,6 +221,8 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
   const { record } = plan;
   const files = await locateAttemptFiles(record.artifact_paths, plan.base, plan.runFolder);
   const { detail } = await readAttemptDetail(files, limits, problems);
+  const retried = (plan.earlierTries ?? []).map((earlier) => ({ try: earlier.try ?? 1, failureReason: earlier.result.failure_reason ?? null, failureClass: earlier.failure_class ?? null }));
+  for (const earlier of retried) detail.notes.push(`try ${earlier.try}: ${earlier.failureReason ?? 'failed'} (${earlier.failureClass ?? 'unclassified'}), retried`);
   const failureReason = record.result.passed ? null : (record.result.failure_reason ?? null);
   return {
     id,
@@ -217,6 +245,7 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     startedAt: record.timestamp_start,
     combination: null,
     folder: files.runFolder ?? files.logsFolder ?? null,
+    ...(retried.length === 0 ? {} : { retriedTries: retried }),
     detail,
   };
 }

@@ -45,6 +45,7 @@ function row(item: ReportRow): Record<string, unknown> {
     started_at: item.startedAt,
     message: item.detail.message ?? null,
     folder: item.folder,
+    ...(item.retriedTries === undefined ? {} : { retried_tries: item.retriedTries.map((earlier) => ({ try: earlier.try, failure_reason: earlier.failureReason, failure_class: earlier.failureClass })) }),
   };
 }
 

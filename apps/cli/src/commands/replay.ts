@@ -28,7 +28,7 @@ export const replayCommand: CommandModule<object, ReplayArguments> = {
       .option('then', { type: 'string', choices: ['live'], describe: 'At the first request the cassette does not hold, go on against the live endpoint (replay-then-fork) instead of stopping' })
       .option('variant', { type: 'string', describe: 'Agent attempts: replay with another agent (a path or package) to see where it leaves the recording. Default: the recorded one' })
       .option('scenario', { type: 'string', describe: 'Scenario runs: replay another scenario file (an edited prompt or user line) to see where it leaves the recording. Default: the copy the run kept' })
-      .option('out', { type: 'string', describe: 'Agent attempts: the artifacts folder of the replay (it goes to <out>/agent_runs/<task>/<id>/; default: replays/ of the attempt's ab run folder, else replays/ beside its agent_runs/, never among the attempts a report of the run counts). Scenario runs: the replay run folder (default: <run folder>__replay-<time>)' })
+      .option('out', { type: 'string', describe: "Agent attempts: the artifacts folder of the replay (it goes to <out>/agent_runs/<task>/<id>/; default: replays/ of the attempt's ab run folder, else replays/ beside its agent_runs/, never among the attempts a report of the run counts). Scenario runs: the replay run folder (default: <run folder>__replay-<time>)" })
       .option('backend', backendOption())
       .option('json', { type: 'boolean', default: false, describe: 'Print the replay folder, the divergence and the comparison as JSON' })
       .example('$0 replay artifacts/agent_runs/toy_fail_pytest/01J...', 'Same code and same cassette: the same verdict and trajectory')

@@ -24,6 +24,20 @@ describe('AutoConcurrency', () => {
     expect(auto.limit).toBe(4);
   });
 
+  it('grows once per item: later creates of the same item are latency samples only', async () => {
+    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 1, readFreeMemory: plenty, referenceCreates: 2, recentCreates: 2 });
+    await auto.admit(null, context);
+    auto.createFinished(100, true); // the item's own sandbox
+    auto.createFinished(100, true, { isItemStart: false }); // its verdict sandbox
+    expect(auto.limit).toBe(2);
+    expect(auto.holdReason()).toBeUndefined();
+    // Those creates still count for latency: two slow ones hold starts.
+    auto.createFinished(400, true, { isItemStart: false });
+    auto.createFinished(400, true, { isItemStart: false });
+    expect(auto.limit).toBe(2);
+    expect(auto.holdReason()).toBe('create-latency');
+  });
+
   it('holds while free memory is under 1 GiB plus 512 MiB per running item', async () => {
     let free = 1.4 * GIB;
     const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 8, readFreeMemory: () => free });

@@ -32,6 +32,16 @@ export interface AutoConcurrencyOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
+/** What a create was for. */
+export interface CreateReport {
+  /**
+   * The first successful create of its admitted item (default true): only that one lets one more
+   * item in, so an item that makes several sandboxes (an agent's, then its verdict's) still grows
+   * the limit by one. Every successful create is a latency sample either way.
+   */
+  isItemStart?: boolean;
+}
+
 /** Why a start is held now, for progress lines. */
 export type HoldReason = 'limit' | 'memory' | 'create-latency' | 'infra-failures';
 
@@ -44,14 +54,15 @@ function median(values: readonly number[]): number {
 
 /**
  * `-j auto`: the scheduler's `admit` hook that grows concurrency while the host keeps up. It
- * starts at `initialJobs`, allows one more item after each successful start (a sandbox created),
+ * starts at `initialJobs`, allows one more item after each item's successful start (its first sandbox created),
  * and holds new starts while free memory is short, while the median of the latest creates is
  * more than twice the median of the first ones, or while infrastructure failures rise (more in
  * the latest window of finished items than in the one before). Never above `maxJobs`, and never
  * holding when nothing runs: one item at a time always makes progress.
  *
  * The caller reports what happens: `itemFinished` when an admitted item ends (with whether it
- * failed on infrastructure), `createFinished` for each sandbox create.
+ * failed on infrastructure), `createFinished` for each sandbox create, saying whether it was
+ * the item's first successful one (`isItemStart`).
  */
 export class AutoConcurrency {
   readonly maxJobs: number;
@@ -90,13 +101,16 @@ export class AutoConcurrency {
     return this.#running;
   }
 
-  /** A sandbox create took `ms`; a successful one lets one more item in. */
-  createFinished(ms: number, isSuccess: boolean): void {
+  /**
+   * A sandbox create took `ms`. A successful one is a latency sample; the first successful one of
+   * an item (`isItemStart`, the default) also lets one more item in.
+   */
+  createFinished(ms: number, isSuccess: boolean, report: CreateReport = {}): void {
     if (!isSuccess) return;
     if (this.#referenceMs.length < this.#options.referenceCreates) this.#referenceMs.push(ms);
     this.#createMs.push(ms);
     if (this.#createMs.length > this.#options.recentCreates) this.#createMs.shift();
-    this.#limit = Math.min(this.maxJobs, this.#limit + 1);
+    if (report.isItemStart !== false) this.#limit = Math.min(this.maxJobs, this.#limit + 1);
   }
 
   /** An admitted item ended. */

@@ -8,6 +8,7 @@ export {
   DEFAULT_MEMORY_FLOOR_BYTES,
   DEFAULT_MEMORY_PER_ITEM_BYTES,
   type AutoConcurrencyOptions,
+  type CreateReport,
   type HoldReason,
 } from './auto-concurrency.js';
 export { abortableDelay } from './abortable-delay.js';

@@ -2,6 +2,7 @@ import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promise
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Sandbox } from '@agentbench/sandbox';
 import { loadTask, type AttemptRecord, type LoadedTask } from '@agentbench/schemas';
 import { RUN_STOPPED_CAUSE } from '@agentbench/scoring';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -238,5 +239,39 @@ describe('runAgentRun', () => {
     });
     expect(run.progress.done).toBe(9);
     expect(peak).toBeLessThanOrEqual(2);
+  });
+
+  it('grows -j auto by one per attempt, not per sandbox: the verdict sandbox does not let another attempt in', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    let isFirstDone = false;
+    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    const run = await runAgentRun({
+      tasks,
+      runs: 1,
+      concurrency: 'auto',
+      maxJobs: 8,
+      outDir: path.join(root, 'run'),
+      createSandbox: async () => ({}) as Sandbox,
+      autoConcurrency: { initialJobs: 1, readFreeMemory: () => 64 * 1024 ** 3, sleep: turn },
+      runAttempt: async (input) => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        if (input.attempt.task.task.id === 'task_a') {
+          // The agent's sandbox, then the fresh verdict sandbox.
+          await input.createSandbox({ image: 'runner', workdir: '/workspace' });
+          await input.createSandbox({ image: 'runner', workdir: '/workspace' });
+          for (let count = 0; count < 20; count += 1) await turn();
+          isFirstDone = true;
+        } else {
+          while (!isFirstDone) await turn();
+        }
+        inFlight -= 1;
+        return fakeAttemptRecord(input);
+      },
+    });
+    expect(run.progress.done).toBe(3);
+    // Started at one; task_a's start lets one more in (two creates would have let two).
+    expect(peak).toBe(2);
   });
 });

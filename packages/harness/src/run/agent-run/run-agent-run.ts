@@ -362,11 +362,14 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       const recorded = tries.get(attempt.attemptId) ?? [];
       let state = attemptTryState(recorded, plan.retries);
       let lastWasInfra = false;
+      // -j auto grows by one per attempt: its first sandbox counts, its verdict's and retries' are latency samples only.
+      let hasStarted = false;
       const timed = (baseFactory: SandboxFactory): SandboxFactory => auto === undefined ? baseFactory : async (spec) => {
         const started = performance.now();
         try {
           const sandbox = await baseFactory(spec);
-          auto.createFinished(performance.now() - started, true);
+          auto.createFinished(performance.now() - started, true, { isItemStart: !hasStarted });
+          hasStarted = true;
           return sandbox;
         } catch (error) {
           auto.createFinished(performance.now() - started, false);

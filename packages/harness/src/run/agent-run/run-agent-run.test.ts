@@ -261,7 +261,10 @@ describe('runAgentRun', () => {
           // The agent's sandbox, then the fresh verdict sandbox.
           await input.createSandbox({ image: 'runner', workdir: '/workspace' });
           await input.createSandbox({ image: 'runner', workdir: '/workspace' });
-          for (let count = 0; count < 20; count += 1) await turn();
+          // The second attempt comes in; a third, which two creates would have let in, gets half a second.
+          while (inFlight < 2) await turn();
+          const deadline = Date.now() + 500;
+          while (inFlight < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
           isFirstDone = true;
         } else {
           while (!isFirstDone) await turn();

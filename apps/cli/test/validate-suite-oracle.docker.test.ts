@@ -46,10 +46,11 @@ describe.skipIf(skipReason !== undefined)('ab validate-suite --oracle-runs in re
     await copyToyTask({ taskId: 'toy_one_liner', folder: path.join(suiteDir, 'toy_one_liner'), timeoutSec: 300, goldPatch: NOT_A_FIX });
   });
 
+  // A reference patch that does not apply (oracle_does_not_apply) is checked on the local backend: src/suite/check-task-validity.test.ts in the harness.
   it('keeps the task whose reference patch passes twice and flags the one whose patch never fixes it', async () => {
     const run = await runCli(['validate-suite', 'oracle-check', '--tasks', path.join(scratch.path, 'tasks'), '--out', path.join(scratch.path, 'out'), '--oracle-runs', '2', '-j', '2']);
     expect(run.stdout).toContain('1 of 2 tasks valid (baseline fails every time, oracle passes every time; 2 runs of each)');
-    expect(run.stdout).toContain('  toy_one_liner: oracle-fails: oracle passed 0/2, baseline failed 2/2: the reference patch never passed the tests (oracle 1: ');
+    expect(run.stdout).toContain('  toy_one_liner: oracle-fails: oracle passed 0/2, baseline failed 2/2: the reference patch never passed the tests (oracle 1: TESTS_FAILED; oracle 2: TESTS_FAILED)');
     // A flagged task fails the command even though both baselines are valid.
     expect(run.exitCode).toBe(1);
     const runDir = /run: (.+)\n/.exec(run.stdout)?.[1] as string;
@@ -58,10 +59,8 @@ describe.skipIf(skipReason !== undefined)('ab validate-suite --oracle-runs in re
     expect(validity).toMatchObject({ oracle_runs: 2, valid: 1, total: 2 });
     const byTask = Object.fromEntries(validity.tasks.map((task) => [task.task_id, task]));
     expect(byTask['toy_fail_pytest']).toMatchObject({ verdict: 'valid', oracle_passes: 2, oracle_runs: 2, baseline_failures: 2, errored_runs: 0 });
-    expect(byTask['toy_one_liner']).toMatchObject({ verdict: 'oracle_fails', oracle_passes: 0, oracle_runs: 2, baseline_failures: 2 });
-    // The oracle's apply_patch refuses this patch (AGENT_GAVE_UP), where git apply --check accepts it: either way it is no fix.
-    expect(byTask['toy_one_liner']?.reasons).toHaveLength(2);
-    expect(byTask['toy_one_liner']?.reasons.every((reason) => /^oracle [12]: (TESTS_FAILED|AGENT_GAVE_UP)$/.test(reason))).toBe(true);
+    // The patch applies (the oracle's apply_patch accepts it) and the final test fails: the final test's own reason, not the loop's AGENT_GAVE_UP.
+    expect(byTask['toy_one_liner']).toMatchObject({ verdict: 'oracle_fails', oracle_passes: 0, oracle_runs: 2, baseline_failures: 2, reasons: ['oracle 1: TESTS_FAILED', 'oracle 2: TESTS_FAILED'] });
     // Every run left its records; no workspace is kept.
     for (const task of validity.tasks) {
       expect(task.run_folders).toHaveLength(4);
@@ -69,5 +68,5 @@ describe.skipIf(skipReason !== undefined)('ab validate-suite --oracle-runs in re
     }
     const baselines = (await readFile(path.join(runDir, 'validity', 'toy_fail_pytest', 'attempts.jsonl'), 'utf8')).trim().split('\n');
     expect(baselines).toHaveLength(2);
-  }, 600_000);
+  }, 900_000); // 15 attempts at -j 2 on two shared cores
 });

@@ -18,6 +18,7 @@ import { agentAttemptRecord } from '../pipeline/stages/record.js';
 import { writingArtifact } from '../errors/artifact-write-error.js';
 import { appendAttemptRecord } from '../run/attempts-file.js';
 import { createArtifactFolder, RUN_DIRECTORY_MODE, writeRunJson } from '../run/run-directory.js';
+import type { VerdictOutcome } from '../verdict/final-verdict.js';
 
 export interface RunAgentAttemptOptions {
   /** task.yaml path, or a task loaded already. */
@@ -91,6 +92,8 @@ export interface RunAgentAttemptResult {
   record: AttemptRecord;
   /** The loop's result, when the agent ran. */
   loop?: AgentLoopResult;
+  /** The final test's own outcome, when it ran (the record's reason also weighs the loop's stop). */
+  verdict?: VerdictOutcome;
   /** One line: how the attempt ended. */
   message: string;
   /** The attempt's model exchanges: its cassette and, for a replay, where it left the recording. */
@@ -221,6 +224,7 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   });
   const result: RunAgentAttemptResult = { runDir, record, message: end.message, models: modelsResult };
   if (context.agentRun !== undefined) result.loop = context.agentRun;
+  if (context.verdict !== undefined) result.verdict = context.verdict;
   return result;
 }
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '@agentbench/agent-loop';
-import { AgentBenchError, type AttemptRecord, type LoadedTask, type TaskValidity } from '@agentbench/schemas';
+import { AgentBenchError, type LoadedTask, type TaskValidity } from '@agentbench/schemas';
 import { appendJsonLine, writeJsonAtomic } from '@agentbench/schemas/internal';
 import { relativeToRun } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
@@ -10,6 +10,7 @@ import type { SandboxFactory } from '../attempt/sandbox-factory.js';
 import { runAgentAttempt } from '../agent-attempt/run-agent-attempt.js';
 import type { MirrorRule } from '../git/mirror-map.js';
 import type { RepoCache } from '../git/repo-cache.js';
+import { isUnjudged, oracleRunOutcome } from './oracle-run-outcome.js';
 import { describeTaskValidity, taskValidityVerdict } from './task-validity-verdict.js';
 
 /**
@@ -41,13 +42,6 @@ export function taskValidityFolder(runDir: string, taskId: string): string {
 
 export const TASK_VALIDITY_FILE = 'task-validity.json';
 
-// Reasons that say the run could not be judged, as validate-suite counts them `errored`.
-const UNJUDGED_REASONS = new Set(['INTERRUPTED', 'INTERNAL_ERROR', 'SANDBOX_ERROR', 'UNKNOWN']);
-
-function isUnjudged(record: AttemptRecord): boolean {
-  return record.result.failure_reason !== null && UNJUDGED_REASONS.has(record.result.failure_reason);
-}
-
 /**
  * `--oracle-runs N` for one task: N baseline runs (the tests must fail as the task expects every
  * time) and N oracle runs (the reference patch applied by an agent in the post-setup sandbox and
@@ -64,6 +58,7 @@ export async function checkTaskValidity(loaded: LoadedTask, options: CheckTaskVa
   let baselineFailures = 0;
   let oraclePasses = 0;
   let oracleRuns = 0;
+  let oracleNotApplied = 0;
   let erroredRuns = 0;
   let hasOracle = true;
   const shared = {
@@ -112,12 +107,16 @@ export async function checkTaskValidity(loaded: LoadedTask, options: CheckTaskVa
     const result = await runAgentAttempt({ ...shared, task: loaded, agent, skipBaseline: true, outDir: path.join(folder, 'oracle'), models: { repeatIndex: run - 1 } });
     await rm(path.join(result.runDir, 'workspace'), { recursive: true, force: true });
     runFolders.push(relativeToRun(options.runDir, result.runDir));
-    if (result.record.result.passed) oraclePasses += 1;
-    else if (isUnjudged(result.record)) erroredRuns += 1;
-    else reasons.push(`oracle ${run}: ${result.record.result.failure_reason ?? 'failed'}`);
+    const outcome = oracleRunOutcome(result);
+    if (outcome.kind === 'passed') oraclePasses += 1;
+    else if (outcome.kind === 'errored') erroredRuns += 1;
+    else {
+      if (outcome.kind === 'not_applied') oracleNotApplied += 1;
+      reasons.push(`oracle ${run}: ${outcome.reason}`);
+    }
   }
 
-  const counts = { runs: options.runs, hasOracle, oraclePasses, baselineFailures, erroredRuns };
+  const counts = { runs: options.runs, hasOracle, oraclePasses, oracleNotApplied, baselineFailures, erroredRuns };
   const verdict = taskValidityVerdict(counts);
   const validity: TaskValidity = {
     task_id: taskId,

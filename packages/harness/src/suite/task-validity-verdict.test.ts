@@ -13,6 +13,16 @@ describe('taskValidityVerdict', () => {
     expect(taskValidityVerdict(counts({ oraclePasses: 0 }))).toBe('oracle_fails');
   });
 
+  it('flags a reference patch that did not apply apart from one that applied and failed', () => {
+    expect(taskValidityVerdict(counts({ oraclePasses: 0, oracleNotApplied: 3 }))).toBe('oracle_does_not_apply');
+    // Not applying in one run is named before passing in the others: that run never tried the patch.
+    expect(taskValidityVerdict(counts({ oraclePasses: 2, oracleNotApplied: 1 }))).toBe('oracle_does_not_apply');
+    const notApplied = counts({ runs: 2, oraclePasses: 0, oracleNotApplied: 2, baselineFailures: 2 });
+    expect(describeTaskValidity(taskValidityVerdict(notApplied), notApplied)).toBe(
+      "oracle passed 0/2 (did not apply 2/2), baseline failed 2/2: the reference patch does not apply to the task's commit after setup",
+    );
+  });
+
   it('flags a baseline that does not fail every time', () => {
     expect(taskValidityVerdict(counts({ baselineFailures: 1 }))).toBe('baseline_flaky');
     expect(taskValidityVerdict(counts({ baselineFailures: 0 }))).toBe('baseline_passes');

@@ -6,6 +6,8 @@ export interface ValidityCounts {
   hasOracle: boolean;
   /** Oracle runs whose final test passed. */
   oraclePasses: number;
+  /** Oracle runs whose reference patch did not apply (0 when not counted). */
+  oracleNotApplied?: number;
   /** Baseline runs that failed as the task expects. */
   baselineFailures: number;
   /** Runs of either kind that could not be judged (infrastructure, interruption). */
@@ -18,7 +20,9 @@ export interface ValidityCounts {
  * claim either way; an infrastructure failure is not the task's); then the baseline, since a
  * task whose tests pass before any change is broken whatever its oracle does: `baseline_passes`
  * (never failed as expected), `baseline_flaky` (sometimes); then `no_oracle` (nothing shows the
- * task solvable); then `oracle_fails` (never passed), `oracle_flaky` (sometimes); else `valid`.
+ * task solvable); then `oracle_does_not_apply` (the patch did not apply in some run: it was never
+ * tried, and the fix is a new patch, not a look at the tests); then `oracle_fails` (never passed),
+ * `oracle_flaky` (sometimes); else `valid`.
  */
 export function taskValidityVerdict(counts: ValidityCounts): TaskValidityVerdict {
   const { runs, hasOracle, oraclePasses, baselineFailures, erroredRuns } = counts;
@@ -27,6 +31,7 @@ export function taskValidityVerdict(counts: ValidityCounts): TaskValidityVerdict
   if (baselineFailures === 0) return 'baseline_passes';
   if (baselineFailures < runs) return 'baseline_flaky';
   if (!hasOracle) return 'no_oracle';
+  if ((counts.oracleNotApplied ?? 0) > 0) return 'oracle_does_not_apply';
   if (oraclePasses === 0) return 'oracle_fails';
   if (oraclePasses < runs) return 'oracle_flaky';
   return 'valid';
@@ -35,6 +40,7 @@ export function taskValidityVerdict(counts: ValidityCounts): TaskValidityVerdict
 const VERDICT_MESSAGES: Record<TaskValidityVerdict, string> = {
   valid: 'baseline failed and the reference patch passed in every run',
   no_oracle: 'no reference patch (gold.patch): the task cannot be shown solvable',
+  oracle_does_not_apply: "the reference patch does not apply to the task's commit after setup",
   oracle_fails: 'the reference patch never passed the tests',
   oracle_flaky: 'the reference patch passed in some runs only',
   baseline_passes: 'the baseline never failed as the task expects',
@@ -45,7 +51,8 @@ const VERDICT_MESSAGES: Record<TaskValidityVerdict, string> = {
 
 /** One line for a verdict, with the counts: `oracle passed 1/2, baseline failed 2/2: …`. */
 export function describeTaskValidity(verdict: TaskValidityVerdict, counts: ValidityCounts): string {
-  const oracle = counts.hasOracle ? `oracle passed ${counts.oraclePasses}/${counts.runs}` : 'no oracle';
+  const notApplied = (counts.oracleNotApplied ?? 0) > 0 ? ` (did not apply ${counts.oracleNotApplied}/${counts.runs})` : '';
+  const oracle = counts.hasOracle ? `oracle passed ${counts.oraclePasses}/${counts.runs}${notApplied}` : 'no oracle';
   const errored = counts.erroredRuns > 0 ? `, ${counts.erroredRuns} errored` : '';
   return `${oracle}, baseline failed ${counts.baselineFailures}/${counts.runs}${errored}: ${VERDICT_MESSAGES[verdict]}`;
 }

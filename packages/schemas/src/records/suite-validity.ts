@@ -5,12 +5,13 @@ import { IsoTimestampSchema, NonNegativeIntegerSchema, PositiveIntegerSchema } f
  * Verdicts of `ab validate-suite --oracle-runs N` on one task. Only `valid` keeps a task: its
  * baseline failed as expected every time and its reference patch passed every time.
  * - `no_oracle`: the task has no reference patch, so it cannot be shown solvable (never valid by default);
+ * - `oracle_does_not_apply`: the reference patch did not apply in some run (checked before `oracle_fails`);
  * - `oracle_fails` / `oracle_flaky`: the reference patch passed in no run / in some runs only;
  * - `baseline_passes` / `baseline_flaky`: the baseline failed as expected in no run / in some runs only;
  * - `errored`: a run could not be judged (an infrastructure failure, an interruption): run it again;
  * - `not_checked`: no validity runs (a task finished before a resume without them).
  */
-export const TASK_VALIDITY_VERDICTS = ['valid', 'no_oracle', 'oracle_fails', 'oracle_flaky', 'baseline_passes', 'baseline_flaky', 'errored', 'not_checked'] as const;
+export const TASK_VALIDITY_VERDICTS = ['valid', 'no_oracle', 'oracle_does_not_apply', 'oracle_fails', 'oracle_flaky', 'baseline_passes', 'baseline_flaky', 'errored', 'not_checked'] as const;
 export const TaskValidityVerdictSchema = v.picklist(TASK_VALIDITY_VERDICTS);
 export type TaskValidityVerdict = v.InferOutput<typeof TaskValidityVerdictSchema>;
 

@@ -31,6 +31,8 @@ const COMMANDS: ReadonlyArray<{ name: string; args: (tasks: string, out: string)
   { name: 'run-task', args: (tasks, out) => ['run-task', path.join(tasks, 'unwritable', TASK_ID, 'task.yaml'), '--out', out] },
   { name: 'validate-suite', args: (tasks, out) => ['validate-suite', 'unwritable', '--tasks', tasks, '--out', out, '-j', '1'] },
   { name: 'run-agent', args: (tasks, out) => ['run-agent', '--task', path.join(tasks, 'unwritable', TASK_ID, 'task.yaml'), '--variant', 'scripted', '--out', out] },
+  // ab run's own files (run.json, run.lock, attempts.jsonl, each try's folder) besides the attempt's.
+  { name: 'run', args: (tasks, out) => ['run', '--task', path.join(tasks, 'unwritable', TASK_ID, 'task.yaml'), '--variant', 'scripted', '-j', '1', '--out', out] },
 ];
 
 async function filesUnder(folder: string): Promise<string[]> {

@@ -15,7 +15,7 @@ import { AttemptContext } from '../pipeline/attempt-context.js';
 import type { AttemptStage } from '../pipeline/attempt-stage.js';
 import { runAttemptPipeline } from '../pipeline/run-attempt-pipeline.js';
 import { agentAttemptRecord } from '../pipeline/stages/record.js';
-import { writingArtifact } from '../errors/artifact-write-error.js';
+import { writingArtifact, type ArtifactWriteError } from '../errors/artifact-write-error.js';
 import { appendAttemptRecord } from '../run/attempts-file.js';
 import { createArtifactFolder, RUN_DIRECTORY_MODE, writeRunJson } from '../run/run-directory.js';
 import type { VerdictOutcome } from '../verdict/final-verdict.js';
@@ -94,6 +94,8 @@ export interface RunAgentAttemptResult {
   loop?: AgentLoopResult;
   /** The final test's own outcome, when it ran (the record's reason also weighs the loop's stop). */
   verdict?: VerdictOutcome;
+  /** Why the attempt ended, when its folder could not take a file: the place, not the agent, failed. */
+  writeFailure?: ArtifactWriteError;
   /** One line: how the attempt ended. */
   message: string;
   /** The attempt's model exchanges: its cassette and, for a replay, where it left the recording. */
@@ -225,6 +227,7 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   const result: RunAgentAttemptResult = { runDir, record, message: end.message, models: modelsResult };
   if (context.agentRun !== undefined) result.loop = context.agentRun;
   if (context.verdict !== undefined) result.verdict = context.verdict;
+  if (context.writeFailure !== undefined) result.writeFailure = context.writeFailure;
   return result;
 }
 

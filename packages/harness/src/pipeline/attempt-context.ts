@@ -84,6 +84,8 @@ export class AttemptContext {
   /** The final verdict of an agent attempt, and how long its stage took. */
   verdict: VerdictOutcome | undefined;
   verdictMs: number | undefined;
+  /** Set when the attempt ended because its folder could not take a file (a full or read-only disk). */
+  writeFailure: ArtifactWriteError | undefined;
   commitSha: string | undefined;
   repositorySource: string | undefined;
   /**
@@ -199,7 +201,10 @@ export class AttemptContext {
   async endFor(error: unknown): Promise<AttemptEnd> {
     // A file the disk could not take (a log, the workspace, git's objects) is named with its cause, whatever stage met it.
     const described = await describeWriteFailure(error, this.paths);
-    if (ArtifactWriteError.isInstance(described)) return { failureReason: failureReasonForError(described), message: described.message };
+    if (ArtifactWriteError.isInstance(described)) {
+      this.writeFailure = described;
+      return { failureReason: failureReasonForError(described), message: described.message };
+    }
     if (error instanceof AttemptStop) {
       if (error.exitCode !== undefined) this.lastExitCode = error.exitCode;
       return { failureReason: error.failureReason, message: error.message };

@@ -102,5 +102,9 @@ export async function readAttemptRecords(file: string): Promise<AttemptsFileCont
 /** Cuts a torn last line off, so the next append starts on a line of its own. */
 export async function dropTornLine(file: string, content: AttemptsFileContent): Promise<void> {
   if (content.tornLine === undefined) return;
-  await truncate(file, content.completeBytes);
+  try {
+    await truncate(file, content.completeBytes);
+  } catch (error) {
+    throw asArtifactWriteError(error, file);
+  }
 }

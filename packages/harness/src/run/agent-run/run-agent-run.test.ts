@@ -9,6 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeAttemptRecord } from '../../../test/helpers/fake-attempt-record.js';
 import { makeTemporaryDirectory } from '../../../test/helpers/git-repository.js';
 import { rm } from 'node:fs/promises';
+import { ArtifactWriteError } from '../../errors/artifact-write-error.js';
 import { runAgentRun, type AttemptTryInput } from './run-agent-run.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -216,6 +217,29 @@ describe('runAgentRun', () => {
     const resumed = await runAgentRun({ resume: runDir, tasks: tasks.slice(0, 1), runAttempt: async (input) => fakeAttemptRecord(input) });
     expect(resumed.isComplete).toBe(true);
     await expect(readFile(path.join(runDir, 'run.lock'), 'utf8')).rejects.toThrow();
+  });
+
+  it('stops on a write failure of its folder, with the error naming the path, and marks run.json failed', async () => {
+    const runDir = path.join(root, 'run');
+    const started: string[] = [];
+    const run = runAgentRun({
+      tasks,
+      runs: 1,
+      outDir: runDir,
+      concurrency: 1,
+      runAttempt: async (input) => {
+        started.push(input.attempt.task.task.id);
+        if (input.attempt.task.task.id === 'task_a') return fakeAttemptRecord(input);
+        throw new ArtifactWriteError(path.join(input.tryDir, 'attempt.json'), 'ENOSPC');
+      },
+    });
+    await expect(run).rejects.toThrow(/^could not write .*r1-try1\/attempt\.json: no space left on device$/);
+    // task_b's failure is not retried (no later try could write either) and task_c never starts.
+    expect(started).toEqual(['task_a', 'task_b']);
+    expect((await linesOf(runDir)).map((record) => record.task_id)).toEqual(['task_a']);
+    const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { status: string; failure?: string };
+    expect(runJson.status).toBe('failed');
+    expect(runJson.failure).toContain('no space left on device');
   });
 
   it('runs with -j auto within --max-jobs', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -17,7 +17,7 @@ import {
   type RunRecord,
   type ValidationIssue,
 } from '@agentbench/schemas';
-import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
+import { timestampForPath } from '@agentbench/schemas/internal';
 import type { SandboxPoolStats } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
 import { DEFAULT_DOCKER_IMAGE, type EngineSet } from '@agentbench/sandbox';
@@ -27,12 +27,13 @@ import { engineSandboxFactory, type EnginePlacement } from '../../engines/engine
 import { prepareEngines } from '../../engines/prepare-engines.js';
 import { runOnEngine } from '../../engines/run-on-engine.js';
 import { modelFolderName, providerOf, readModelList } from '../../benchmark/model-list.js';
+import { ArtifactWriteError } from '../../errors/artifact-write-error.js';
 import { RunDirectoryError } from '../../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../../git/mirror-map.js';
 import { RepoCache } from '../../git/repo-cache.js';
 import { DEFAULT_SKIP_LABELS } from '../../suite/validate-suite.js';
 import { appendAttemptRecord, dropTornLine, readAttemptRecords } from '../attempts-file.js';
-import { RUN_DIRECTORY_MODE } from '../run-directory.js';
+import { createArtifactFolder, RUN_DIRECTORY_MODE, writeRunJson } from '../run-directory.js';
 import { attemptTryState, isInfraFailure, markErrored, retryDelayMs, triesByAttempt } from './attempt-tries.js';
 import { recordLostTry } from './record-lost-try.js';
 import { moveInterruptedTry } from './move-interrupted-try.js';
@@ -307,8 +308,9 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const backoffMs = options.retryBackoffMs ?? 2000;
   const auto = isAuto ? new AutoConcurrency({ ...options.autoConcurrency, maxJobs }) : undefined;
 
-  await mkdir(path.dirname(runDir), { recursive: true });
-  await mkdir(runDir, { recursive: true, mode: RUN_DIRECTORY_MODE });
+  // Every write of the run folder (folders, run.lock, run.json, attempts.jsonl) fails as an ArtifactWriteError naming its path.
+  await createArtifactFolder(path.dirname(runDir));
+  await createArtifactFolder(runDir, { mode: RUN_DIRECTORY_MODE });
   const lock = await acquireRunLock(runDir);
   let sandboxPool: RunSandboxPool | undefined;
   try {
@@ -336,7 +338,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       counts: null,
       plan,
     };
-    await writeJsonAtomic(path.join(runDir, RUN_FILE), runRecord);
+    await writeRunJson(path.join(runDir, RUN_FILE), runRecord);
 
     const counter = new RunProgressCounter(attempts.length);
     const entries = new Map<string, AgentRunEntry>();
@@ -351,8 +353,13 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     emit({ type: 'run-started', runDir, isResumed, progress: counter.snapshot() });
 
     // One append at a time: records never interleave, and each is on disk before the next try starts.
+    // A failed append fails its own try only (the queue goes on), and stops the run below.
     let appending: Promise<void> = Promise.resolve();
-    const append = (record: AttemptRecord): Promise<void> => (appending = appending.then(() => appendAttemptRecord(attemptsFile, record)));
+    const append = (record: AttemptRecord): Promise<void> => {
+      const appended = appending.then(() => appendAttemptRecord(attemptsFile, record));
+      appending = appended.catch(() => undefined);
+      return appended;
+    };
     const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan));
     // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
     sandboxPool = plan.runtime === null || plan.runtime === undefined ? await agentRunSandboxPool(options, { runDir, runId: runRecord.run_id, concurrency }) : undefined;
@@ -385,7 +392,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
           const tryDir = path.join(attempt.folder, 'agent_runs', attempt.task.task.id, `r${attempt.repeat}-try${tryNumber}`);
           // A try cut off by a kill left its folder behind: it starts again from nothing (the old one kept aside).
           await moveInterruptedTry(runDir, tryDir);
-          await mkdir(path.dirname(tryDir), { recursive: true });
+          await createArtifactFolder(path.dirname(tryDir));
           const runTryOn = async (placement: EnginePlacement | undefined): Promise<AttemptRecord> => {
             emit({ type: 'try-started', attempt, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }), progress: counter.snapshot() });
             const complete = (record: AttemptRecord): AttemptRecord =>
@@ -410,6 +417,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
           } catch (error) {
             // Stopped while waiting for a place on an engine (the wait throws the signal's reason): nothing ran, nothing to report.
             if (signal.aborted && error === signal.reason) return;
+            // The run folder cannot take the try's files: no later try could either, so the run stops.
+            if (ArtifactWriteError.isInstance(error)) throw error;
             const message = error instanceof Error ? error.message : String(error);
             entries.get(attempt.label)?.errors.push(`${attempt.task.task.id} #${attempt.repeat}: ${message}`);
             emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
@@ -438,6 +447,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
         ...(options.limitsByKey === undefined ? {} : { limitsByKey: options.limitsByKey }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(auto === undefined ? {} : { admit: auto.admit }),
+        // Only a failure of ours throws (a try's own failures are records): it stops the others.
+        stopOnFailure: true,
         shouldRun: (attempt) => !attemptTryState(tries.get(attempt.attemptId) ?? [], plan.retries).isComplete,
         onEvent: (event) => {
           counter.progress.running = event.counts.running;
@@ -454,14 +465,16 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       if (outcome.status === 'rejected') entries.get(outcome.item.label)?.errors.push(`${outcome.item.task.task.id} #${outcome.item.repeat}: ${String(outcome.error)}`);
     }
     await appending;
+    const writeFailure = result.outcomes.flatMap((outcome) => (outcome.status === 'rejected' && ArtifactWriteError.isInstance(outcome.error) ? [outcome.error] : []))[0];
 
     const progress = counter.snapshot();
     const isComplete = progress.done === progress.total;
-    await writeJsonAtomic(path.join(runDir, RUN_FILE), {
+    await finishRunJson(path.join(runDir, RUN_FILE), attemptsFile, writeFailure, {
       ...runRecord,
       finished_at: new Date().toISOString(),
-      status: isComplete ? 'completed' : 'interrupted',
+      status: writeFailure !== undefined ? 'failed' : isComplete ? 'completed' : 'interrupted',
       counts: { total: progress.total, passed: progress.passed, failed: progress.failed, errored: progress.errored, skipped: progress.total - progress.done },
+      ...(writeFailure === undefined ? {} : { failure: writeFailure.message }),
     });
     return { outDir: runDir, plan, runs: plan.runs, taskCount: tasks.length, entries: [...entries.values()], progress, isComplete, ...(sandboxPool === undefined ? {} : { sandboxPool: sandboxPool.stats() }) };
   } finally {
@@ -469,6 +482,25 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     await sandboxPool?.dispose();
     await lock.release();
   }
+}
+
+/**
+ * Writes the finished run.json, then throws the run's write failure if it had one. The disk that
+ * failed a try may refuse run.json too: run.json then keeps "running", and the error says so and
+ * where the finished records are.
+ */
+async function finishRunJson(runFile: string, attemptsFile: string, writeFailure: ArtifactWriteError | undefined, record: RunRecord & { failure?: string }): Promise<void> {
+  try {
+    await writeRunJson(runFile, record);
+  } catch (error) {
+    if (!ArtifactWriteError.isInstance(error)) throw writeFailure ?? error;
+    const failure = writeFailure ?? error;
+    throw new ArtifactWriteError(failure.path, failure.code, {
+      cause: failure,
+      note: `${runFile} still says "running" (it could not be updated either); the finished records are in ${attemptsFile}`,
+    });
+  }
+  if (writeFailure !== undefined) throw writeFailure;
 }
 
 /** The default try: the agent attempt pipeline, sharing one mirror map and repository cache across the run. */
@@ -491,6 +523,8 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan): Promi
       signal,
       ...(plan.max_steps === null ? {} : { maxSteps: plan.max_steps }),
     });
+    // A try the run folder could not hold is no observation: the run stops (a resume runs it again).
+    if (result.writeFailure !== undefined) throw result.writeFailure;
     return result.record;
   };
 }

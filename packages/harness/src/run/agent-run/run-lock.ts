@@ -1,5 +1,6 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { asArtifactWriteError, isWriteFailure } from '../../errors/artifact-write-error.js';
 import { RunDirectoryError } from '../../errors/run-directory-error.js';
 
 /** The lock file of a run folder: the pid of the process running it. */
@@ -31,14 +32,24 @@ export async function acquireRunLock(runDir: string, pid: number = process.pid):
   const file = path.join(runDir, RUN_LOCK_FILE);
   let takenOverFrom: number | undefined;
   for (let attempt = 0; attempt < 3; attempt += 1) {
+    let handle;
     try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(`${pid}\n`);
-      await handle.sync();
+      handle = await open(file, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw lockFailure(file, error);
+    }
+    if (handle !== undefined) {
+      try {
+        await handle.writeFile(`${pid}\n`);
+        await handle.sync();
+      } catch (error) {
+        // An empty or cut lock would be taken over by the next run as a dead one's: none is left.
+        await handle.close().catch(() => undefined);
+        await rm(file, { force: true }).catch(() => undefined);
+        throw lockFailure(file, error);
+      }
       await handle.close();
       return { file, release: () => rm(file, { force: true }), ...(takenOverFrom === undefined ? {} : { takenOverFrom }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new RunDirectoryError(file, `cannot create the run lock: ${(error as Error).message}`, { cause: error });
     }
     const text = await readFile(file, 'utf8').catch(() => '');
     const holder = Number.parseInt(text.trim(), 10);
@@ -50,4 +61,10 @@ export async function acquireRunLock(runDir: string, pid: number = process.pid):
     await rm(file, { force: true });
   }
   throw new RunDirectoryError(file, 'cannot take the run lock: another process keeps taking it');
+}
+
+/** A lock the place cannot take (read-only, full) is an ArtifactWriteError like every other file of the run. */
+function lockFailure(file: string, error: unknown): unknown {
+  if (isWriteFailure(error)) return asArtifactWriteError(error, file);
+  return new RunDirectoryError(file, `cannot create the run lock: ${(error as Error).message}`, { cause: error });
 }

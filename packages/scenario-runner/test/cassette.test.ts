@@ -40,6 +40,26 @@ describe('a scenario run writes cassette.jsonl: every exchange of the agent, the
     expect(cassette.exchanges).toHaveLength(server.requests.length);
   });
 
+  it('records an http agent through the proxy, its base_url the upstream', async () => {
+    let simulatorCalls = 0;
+    server = await startScenarioLlm({
+      agent: (body) => (userMessages(body).length === 1 ? 'Could you give me your order number?' : 'I have refunded the duplicate charge on order 1234.'),
+      simulator: () => (++simulatorCalls === 1 ? 'Sure, it is order 1234.' : 'Thank you, that is resolved now!'),
+      judge: () => judgeAnswer({ judgment: 'yes', confidence: 0.95, reasoning: 'Refund issued.' }),
+    });
+    const settings = llmSettings(server);
+    // The agent's own endpoint is only in the http spec: the settings' agent URL points nowhere.
+    const result = await runScenario(path.join(SCENARIOS, 'conversation-satisfaction.scenario.yaml'), {
+      llm: { ...settings, agent: { ...settings.agent, baseURL: 'http://127.0.0.1:9/v1' } },
+      agent: parseAgentOption(`http:${server.url}`),
+      outDir,
+    });
+    expect(result.errors).toEqual([]);
+    const cassette = await readCassette(path.join(outDir, 'cassette.jsonl'));
+    expect(cassette.exchanges.filter((exchange) => exchange.role === 'agent').map((exchange) => [exchange.step, exchange.response.status])).toEqual([[1, 200], [2, 200], [3, 200]]);
+    expect(cassette.exchanges).toHaveLength(server.requests.length);
+  });
+
   it('points a command agent at the proxy through OPENAI_BASE_URL', async () => {
     const result = await runScenario(path.join(SCENARIOS, 'greeting.scenario.yaml'), { agent: parseAgentOption('command:printenv OPENAI_BASE_URL'), outDir });
     expect(result.final_response).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/role\/agent\/v1\s*$/);

@@ -2,6 +2,7 @@ import { open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asArtifactWriteError, isWriteFailure } from '../../errors/artifact-write-error.js';
 import { RunDirectoryError } from '../../errors/run-directory-error.js';
+import { isProcessAlive } from '../../util/file-lock.js';
 
 /** The lock file of a run folder: the pid of the process running it. */
 export const RUN_LOCK_FILE = 'run.lock';
@@ -11,16 +12,6 @@ export interface RunLock {
   /** The pid of a dead process whose lock was taken over (a run killed with `kill -9`). */
   takenOverFrom?: number;
   release(): Promise<void>;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -53,7 +44,7 @@ export async function acquireRunLock(runDir: string, pid: number = process.pid):
     }
     const text = await readFile(file, 'utf8').catch(() => '');
     const holder = Number.parseInt(text.trim(), 10);
-    if (Number.isInteger(holder) && holder > 0 && holder !== pid && isAlive(holder)) {
+    if (Number.isInteger(holder) && holder > 0 && holder !== pid && isProcessAlive(holder)) {
       throw new RunDirectoryError(file, `the run is in use by process ${holder} (still running); wait for it or stop it, then resume`);
     }
     // A dead holder (or an unreadable lock): take it over.

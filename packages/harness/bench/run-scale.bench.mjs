@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Benchmark of `ab run` at scale on a generated suite of 100 tasks (copies of the custom-dev toy
 // task toy_fail_pytest, distinct ids, the scripted agent, real Docker):
-//   1. attempts per minute at -j 1, -j 4 and -j auto. A real attempt takes ~30 s on the 2-core
-//      machine this is developed on, so 100 attempts × 3 settings would take hours: the real
-//      attempts run over the first RUN_SCALE_TASKS tasks of the suite (default 4; set 100 for the
-//      whole suite). -j auto runs through the CLI (apps/cli/dist/bin.js), which also gives
+//   1. attempts per minute at -j 1, -j 4 and -j auto over the whole suite. A real attempt takes
+//      ~5 s on a quiet 2-core machine (~30 s when it is loaded), so the three settings take about half
+//      an hour quiet: RUN_SCALE_TASKS=N runs the real attempts over the first N tasks only (a quick
+//      look). -j auto runs through the CLI (apps/cli/dist/bin.js), which also gives
 //   2. the CLI's peak RSS (VmHWM polled from /proc/PID/status; target < 300 MB), beside the peak RSS of
 //      `ab --version` (same run's baseline: the CLI doing nothing);
 //   3. the scheduler's own overhead per attempt: runScheduled over 100 no-op items against a plain
@@ -28,7 +28,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, '../../..');
 const cliBin = path.join(repositoryRoot, 'apps/cli/dist/bin.js');
 const SUITE_SIZE = 100;
-const realTasks = Math.min(SUITE_SIZE, Number(process.env.RUN_SCALE_TASKS ?? 4));
+const realTasks = Math.min(SUITE_SIZE, Number(process.env.RUN_SCALE_TASKS ?? SUITE_SIZE));
 const targets = { schedulerMsPerItem: 5, peakRssMb: 300 };
 
 function row(cells, widths) {

@@ -19,23 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
 import { RepoCache, runAgentRun } from '../dist/index.js';
+import { wholeNumberArgument as argument, percentile } from '../../../scripts/bench-figures.mjs';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const TASK_IDS = ['toy_fail_pytest', 'toy_one_liner'];
-
-function argument(name, fallback) {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index === -1) return fallback;
-  const value = Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name}: expected a whole number ≥ 1, found ${process.argv[index + 1]}`);
-  return value;
-}
-
-function percentile(values, fraction) {
-  const sorted = [...values].sort((left, right) => left - right);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
-}
 
 function ms(value) {
   return Number.isNaN(value) ? '-' : `${value.toFixed(1)} ms`;

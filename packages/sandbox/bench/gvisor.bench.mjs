@@ -19,23 +19,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Dockerode from 'dockerode';
+import { wholeNumberArgument as argument, percentile } from '../../../scripts/bench-figures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const image = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const attemptTask = 'tasks/custom-dev/toy_fail_pytest/task.yaml';
-
-function argument(name, fallback) {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index === -1) return fallback;
-  const value = Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name}: expected a whole number of at least 1, found ${process.argv[index + 1]}`);
-  return value;
-}
-
-function median(values) {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
 
 async function timeEach(count, action) {
   const durations = [];
@@ -51,10 +39,11 @@ async function execMedian(DockerSandbox, runtime, runs) {
   const sandbox = await DockerSandbox.create({ image, ...runtime, labels: { runId: 'bench-gvisor' } });
   try {
     await sandbox.exec(['true']);
-    return median(await timeEach(runs, async () => {
+    const durations = await timeEach(runs, async () => {
       const result = await sandbox.exec(['true']);
       if (result.exitCode !== 0) throw new Error(`true exited with ${result.exitCode}`);
-    }));
+    });
+    return percentile(durations, 0.5);
   } finally {
     await sandbox.dispose();
   }
@@ -72,7 +61,7 @@ async function createAndFirstCommand(DockerSandbox, runtime, starts) {
       await sandbox.dispose();
     }
   }
-  return median(durations);
+  return percentile(durations, 0.5);
 }
 
 async function setupMove(DockerSandbox, starts) {
@@ -89,7 +78,7 @@ async function setupMove(DockerSandbox, starts) {
       await sandbox.dispose();
     }
   }
-  return median(durations);
+  return percentile(durations, 0.5);
 }
 
 function runAttempt(extraArgs, outDir) {

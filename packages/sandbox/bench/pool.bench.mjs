@@ -12,28 +12,11 @@
 import { fileURLToPath } from 'node:url';
 import Dockerode from 'dockerode';
 import { measureEngineFloor } from './engine-floor.mjs';
+import { wholeNumberArgument as argument, percentile, summary } from '../../../scripts/bench-figures.mjs';
 
 const image = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const toyRepo = fileURLToPath(new URL('../../../fixtures/toy_repo', import.meta.url));
 const target = { takeMedianMs: 100 };
-
-function argument(name, fallback) {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index === -1) return fallback;
-  const value = Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name}: expected a whole number ≥ 1, found ${process.argv[index + 1]}`);
-  return value;
-}
-
-function percentile(values, fraction) {
-  const sorted = [...values].sort((left, right) => left - right);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
-}
-
-function summary(durations) {
-  return { median: percentile(durations, 0.5), p95: percentile(durations, 0.95), runs: durations.length };
-}
 
 function ms(value) {
   return Number.isNaN(value) ? '-' : `${value.toFixed(1)} ms`;

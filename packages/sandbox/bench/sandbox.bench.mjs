@@ -16,19 +16,10 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import Dockerode from 'dockerode';
 import { measureEngineFloor } from './engine-floor.mjs';
+import { percentile, summary } from '../../../scripts/bench-figures.mjs';
 
 const defaultImage = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const targets = { medianMs: 15, bwrapMedianMs: 12, commandsPerSecond: 100, startMs: 400 };
-
-function percentile(values, fraction) {
-  const sorted = [...values].sort((left, right) => left - right);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
-}
-
-function summary(durations) {
-  return { median: percentile(durations, 0.5), p95: percentile(durations, 0.95), runs: durations.length };
-}
 
 async function timeEach(runs, action) {
   const durations = [];

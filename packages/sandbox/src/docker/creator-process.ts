@@ -1,4 +1,4 @@
-import { LABEL_HOSTNAME, LABEL_PID } from './labels.js';
+import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_PID, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
 
 /** Who made a labelled container or image, and whether that process is gone. */
 export interface CreatorProcess {
@@ -29,4 +29,25 @@ function isProcessAlive(pid: number): boolean {
     // EPERM: it exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** What our labels say of anything we made, container or image: who made it, when, for which run, task and pool. */
+export interface ManagedOwnership extends CreatorProcess {
+  createdAt: Date;
+  runId?: string;
+  taskId?: string;
+  /** The SandboxPool that started it (warm, or handed out since); absent for a sandbox created directly. */
+  poolId?: string;
+  labels: Record<string, string>;
+}
+
+/** Reads the ownership labels; `engineCreatedSeconds` (the engine's own creation time) when our created-at label is missing. */
+export function ownershipOf(labels: Record<string, string>, engineCreatedSeconds: number, thisHost: string): ManagedOwnership {
+  const createdLabel = labels[LABEL_CREATED_AT];
+  const createdAt = createdLabel !== undefined && !Number.isNaN(Date.parse(createdLabel)) ? new Date(createdLabel) : new Date(engineCreatedSeconds * 1000);
+  const ownership: ManagedOwnership = { ...creatorProcessOf(labels, thisHost), createdAt, labels };
+  if (labels[LABEL_RUN_ID] !== undefined) ownership.runId = labels[LABEL_RUN_ID];
+  if (labels[LABEL_TASK_ID] !== undefined) ownership.taskId = labels[LABEL_TASK_ID];
+  if (labels[LABEL_POOL] !== undefined) ownership.poolId = labels[LABEL_POOL];
+  return ownership;
 }

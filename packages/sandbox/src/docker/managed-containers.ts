@@ -1,32 +1,22 @@
 import { hostname } from 'node:os';
 import type Dockerode from 'dockerode';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
-import { creatorProcessOf } from './creator-process.js';
-import { LABEL_CREATED_AT, LABEL_MANAGED, LABEL_POOL, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import { ownershipOf, type ManagedOwnership } from './creator-process.js';
+import { LABEL_MANAGED, LABEL_POOL, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
 import { defaultEngine } from './default-engine.js';
 import type { ManagedContainerFilter } from './managed-filter.js';
 import { removeManagedImages, type ManagedImage } from './managed-images.js';
 
 export type { ManagedContainerFilter };
 
-export interface ManagedContainer {
+export interface ManagedContainer extends ManagedOwnership {
   id: string;
   name: string;
   image: string;
   /** Engine state: running, exited, created, ... */
   state: string;
-  createdAt: Date;
-  runId?: string;
-  taskId?: string;
   /** `network-holder` for a network holder (see NetworkHolderPool), `pool-sandbox` for a SandboxPool's sandbox; absent for a sandbox. */
   role?: string;
-  /** The SandboxPool that started it (warm, or handed out since); absent for a sandbox created directly. */
-  poolId?: string;
-  creatorPid?: number;
-  creatorHostname?: string;
-  /** The creating process ran on this host and is no longer alive. */
-  isOrphan: boolean;
-  labels: Record<string, string>;
 }
 
 export interface ManagedContainerOptions {
@@ -92,23 +82,13 @@ export async function removeManagedContainers(filter: ManagedContainerFilter = {
 
 function describe(summary: Dockerode.ContainerInfo, thisHost: string): ManagedContainer {
   const labels = summary.Labels ?? {};
-  const createdLabel = labels[LABEL_CREATED_AT];
-  const createdAt = createdLabel !== undefined && !Number.isNaN(Date.parse(createdLabel)) ? new Date(createdLabel) : new Date(summary.Created * 1000);
-  const creator = creatorProcessOf(labels, thisHost);
   const container: ManagedContainer = {
+    ...ownershipOf(labels, summary.Created, thisHost),
     id: summary.Id,
     name: (summary.Names?.[0] ?? '').replace(/^\//, ''),
     image: summary.Image,
     state: summary.State,
-    createdAt,
-    isOrphan: creator.isOrphan,
-    labels,
   };
-  if (labels[LABEL_RUN_ID] !== undefined) container.runId = labels[LABEL_RUN_ID];
-  if (labels[LABEL_TASK_ID] !== undefined) container.taskId = labels[LABEL_TASK_ID];
   if (labels[LABEL_ROLE] !== undefined) container.role = labels[LABEL_ROLE];
-  if (labels[LABEL_POOL] !== undefined) container.poolId = labels[LABEL_POOL];
-  if (creator.creatorPid !== undefined) container.creatorPid = creator.creatorPid;
-  if (creator.creatorHostname !== undefined) container.creatorHostname = creator.creatorHostname;
   return container;
 }

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import type Dockerode from 'dockerode';
-import { creatorProcessOf } from './creator-process.js';
+import { ownershipOf, type ManagedOwnership } from './creator-process.js';
 import { defaultEngine } from './default-engine.js';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
-import { LABEL_CREATED_AT, LABEL_MANAGED, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import { LABEL_MANAGED, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
 import type { ManagedContainerFilter } from './managed-filter.js';
 import { LABEL_COMMITTED_FROM } from './runtime-move-image.js';
 
@@ -11,21 +11,12 @@ import { LABEL_COMMITTED_FROM } from './runtime-move-image.js';
  * A temporary image a runtime move committed (a gVisor sandbox's setup container, see runtime-move-image.ts).
  * It carries the setup container's labels: run, task, creator pid and host.
  */
-export interface ManagedImage {
+export interface ManagedImage extends ManagedOwnership {
   id: string;
   /** `agentbench-runtime-move:<setup container name>`, or the id when the tag is gone. */
   reference: string;
   /** The setup container it was committed from. */
   committedFrom: string;
-  createdAt: Date;
-  runId?: string;
-  taskId?: string;
-  poolId?: string;
-  creatorPid?: number;
-  creatorHostname?: string;
-  /** The creating process ran on this host and is no longer alive (a crash, kill -9): nobody else removes it. */
-  isOrphan: boolean;
-  labels: Record<string, string>;
 }
 
 export interface RemovedImages {
@@ -91,22 +82,6 @@ export async function removeManagedImages(filter: ManagedContainerFilter = {}, o
 
 function describe(summary: Dockerode.ImageInfo, thisHost: string): ManagedImage {
   const labels = summary.Labels ?? {};
-  const createdLabel = labels[LABEL_CREATED_AT];
-  const createdAt = createdLabel !== undefined && !Number.isNaN(Date.parse(createdLabel)) ? new Date(createdLabel) : new Date(summary.Created * 1000);
-  const creator = creatorProcessOf(labels, thisHost);
   const tag = (summary.RepoTags ?? []).find((candidate) => candidate !== '<none>:<none>');
-  const image: ManagedImage = {
-    id: summary.Id,
-    reference: tag ?? summary.Id,
-    committedFrom: labels[LABEL_COMMITTED_FROM] ?? '',
-    createdAt,
-    isOrphan: creator.isOrphan,
-    labels,
-  };
-  if (labels[LABEL_RUN_ID] !== undefined) image.runId = labels[LABEL_RUN_ID];
-  if (labels[LABEL_TASK_ID] !== undefined) image.taskId = labels[LABEL_TASK_ID];
-  if (labels[LABEL_POOL] !== undefined) image.poolId = labels[LABEL_POOL];
-  if (creator.creatorPid !== undefined) image.creatorPid = creator.creatorPid;
-  if (creator.creatorHostname !== undefined) image.creatorHostname = creator.creatorHostname;
-  return image;
+  return { ...ownershipOf(labels, summary.Created, thisHost), id: summary.Id, reference: tag ?? summary.Id, committedFrom: labels[LABEL_COMMITTED_FROM] ?? '' };
 }

@@ -8,23 +8,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '@agentbench/scoring';
 
 const MODELS = ['gpt-4o-mini', 'claude-3-5-sonnet', 'llama-3.1-70b', 'qwen-2.5-coder'];
 const FAILURE_REASONS = ['TESTS_FAILED', 'AGENT_GAVE_UP', 'TIMEOUT', 'LLM_ERROR', 'SANDBOX_ERROR'];
 const STOP_REASONS = ['MAX_STEPS', 'AGENT_GAVE_UP', 'MAX_TIME', 'LLM_ERROR', 'MAX_STEPS'];
 const HOSTILE_MODEL_NAME = '</script><script>alert(1)</script>\u2028"quoted"';
-
-/** A small deterministic generator (mulberry32), so runs are comparable. */
-function randomFrom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One schema-valid AttemptRecord (schema_version 0.1.0) of an LLM agent attempt. */
 export function syntheticAttemptRecord(index, random, runId = 'synthetic-run') {
@@ -55,7 +44,8 @@ export function syntheticAttemptRecord(index, random, runId = 'synthetic-run') {
 
 /** Writes `<dir>/run.json` and `<dir>/attempts.jsonl` with `count` records; returns `dir`. */
 export async function writeSyntheticRun(dir, count, { seed = 1 } = {}) {
-  const random = randomFrom(seed);
+  // Deterministic, so runs are comparable.
+  const random = seededRandom(seed);
   await mkdir(dir, { recursive: true });
   const lines = [];
   for (let index = 0; index < count; index += 1) lines.push(JSON.stringify(syntheticAttemptRecord(index, random)));

@@ -50,6 +50,7 @@ export {
 } from './metrics/wilson-interval.js';
 export { passAtK, passHatK, type RepeatCounts } from './metrics/pass-at-k.js';
 export { mcnemarExact, type McNemarResult } from './metrics/mcnemar-exact.js';
+export { seededRandom } from './metrics/seeded-random.js';
 export {
   DEFAULT_BOOTSTRAP_RESAMPLES,
   DEFAULT_BOOTSTRAP_SEED,

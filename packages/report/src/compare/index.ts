@@ -4,7 +4,8 @@ export { NoCommonTasksError } from './no-common-tasks-error.js';
 export { renderComparisonText } from './render-comparison-text.js';
 export { renderComparisonMarkdown } from './render-comparison-markdown.js';
 export { renderComparisonJson } from './render-comparison-json.js';
-export { renderComparisonHtml, renderComparisonSection } from './render-comparison-html.js';
+export { COMPARISON_STYLES, renderComparisonHtml, renderComparisonSection } from './render-comparison-html.js';
+export { comparePairOfRuns, type PairedComparison } from './paired-comparison.js';
 export {
   RUN_COMPARISON_VERSION,
   type AttemptPair,

@@ -3,7 +3,8 @@ import { escapeXml as escapeHtml } from '../render/render-junit.js';
 import { FIGURE_LABELS, OUTCOME_LABELS, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
 import type { Divergence, RunComparison, ToolCallStep } from './run-comparison.js';
 
-const COMPARISON_STYLES = `
+/** The comparison section's own CSS, beside REPORT_STYLES (on `ab compare`'s page and in `ab report A B`). */
+export const COMPARISON_STYLES = `
 .trajectories { width: 100%; table-layout: fixed; }
 .trajectories td { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; white-space: pre-wrap; word-break: break-word; }
 .trajectories tr.diverges td { background: #fff8c5; border-top: 2px solid var(--error); }
@@ -48,7 +49,7 @@ export function renderComparisonSection(comparison: RunComparison): string {
   const pairs = comparison.pairs
     .map((pair) => `<tr><td><code>${escapeHtml(pair.taskId)}</code></td><td>${pair.repeat + 1}</td><td class="${pair.outcome}">${escapeHtml(OUTCOME_LABELS[pair.outcome])}</td><td>${escapeHtml(pair.a.failureReason ?? pair.a.status)}</td><td>${escapeHtml(pair.b.failureReason ?? pair.b.status)}</td></tr>`)
     .join('');
-  return `<section id="comparison" data-testid="comparison">
+  return `<section id="b-vs-a" data-testid="b-vs-a">
 <h2>B vs A</h2>
 <ul>
 <li>A: <code>${escapeHtml(comparison.runA.folder)}</code></li>

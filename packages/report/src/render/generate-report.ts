@@ -1,5 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { comparePairOfRuns, type PairedComparison } from '../compare/paired-comparison.js';
 import { ReportError } from '../errors/report-error.js';
 import type { ReportModel } from '../model/report-model.js';
 import { readRunFolders, type ReadRunFoldersOptions } from '../read/read-run-folders.js';
@@ -27,7 +28,7 @@ export interface GeneratedReport {
 }
 
 /** Renders a read model in one format; HTML links are relative to `baseDir`. */
-export function renderReport(model: ReportModel, format: ReportFormat, options: { baseDir?: string; title?: string } = {}): string {
+export function renderReport(model: ReportModel, format: ReportFormat, options: { baseDir?: string; title?: string; pairedComparison?: PairedComparison } = {}): string {
   switch (format) {
     case 'html':
       return renderHtmlReport(model, options);
@@ -36,17 +37,25 @@ export function renderReport(model: ReportModel, format: ReportFormat, options: 
     case 'junit':
       return renderJunitReport(model);
     case 'md':
-      return renderMarkdownReport(model);
+      return renderMarkdownReport(model, options.pairedComparison === undefined ? {} : { pairedComparison: options.pairedComparison });
     default:
       throw new ReportError(`unknown report format "${String(format)}"; expected one of ${REPORT_FORMATS.join(', ')}`);
   }
 }
 
-/** Reads the run folders and renders one report, written to `outFile` when given. */
+/** Formats that show B against A when given two run folders (the others are for machines and CI, and `ab compare --format json` has it). */
+const FORMATS_WITH_PAIRED_COMPARISON: readonly ReportFormat[] = ['html', 'md'];
+
+/**
+ * Reads the run folders and renders one report, written to `outFile` when given. With exactly two
+ * folders, the HTML and Markdown reports also compare the second (B) with the first (A), as `ab compare A B`.
+ */
 export async function generateReport(options: GenerateReportOptions): Promise<GeneratedReport> {
   const model = await readRunFolders(options.runDirs, options);
   const outFile = options.outFile === undefined ? undefined : path.resolve(options.outFile);
-  const renderOptions: { baseDir?: string; title?: string } = {};
+  const renderOptions: { baseDir?: string; title?: string; pairedComparison?: PairedComparison } = {};
+  const pairedComparison = FORMATS_WITH_PAIRED_COMPARISON.includes(options.format) ? await comparePairOfRuns(options.runDirs) : undefined;
+  if (pairedComparison !== undefined) renderOptions.pairedComparison = pairedComparison;
   if (outFile !== undefined) renderOptions.baseDir = path.dirname(outFile);
   if (options.title !== undefined) renderOptions.title = options.title;
   const text = renderReport(model, options.format, renderOptions);

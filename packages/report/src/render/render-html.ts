@@ -9,6 +9,8 @@ import { escapeXml as escapeHtml } from './render-junit.js';
 import { isBaselineSource, resultWording, type ResultWording } from './result-wording.js';
 import { failureChart, passRateChart } from './svg-charts.js';
 import { renderValiditySection } from './render-validity-section.js';
+import { COMPARISON_STYLES, renderComparisonSection } from '../compare/render-comparison-html.js';
+import type { PairedComparison } from '../compare/paired-comparison.js';
 
 export interface HtmlReportOptions {
   /** Turns an absolute artifact path into the link the page uses. Default: relative to `baseDir`. */
@@ -16,6 +18,8 @@ export interface HtmlReportOptions {
   /** Folder the HTML file will be written to; links are relative to it. Default: the working directory. */
   baseDir?: string;
   title?: string;
+  /** Of a report of two run folders: B against A, with the changed tasks' trajectories side by side (see comparePairOfRuns). */
+  pairedComparison?: PairedComparison;
 }
 
 /** A link from `baseDir` to `file`: relative, with `/`, each segment URL-encoded. */
@@ -78,9 +82,16 @@ function comparisonTable(model: ReportModel, summary: ReturnType<typeof summariz
   return `<section id="comparison"><h2>Run folders side by side</h2><div class="cards">${summary.bySource.map((group) => card(group.label, group, 'source-card')).join('')}</div><h3>Passes per task</h3><table class="comparison" data-testid="comparison"><thead>${header}</thead><tbody>${body}</tbody></table></section>`;
 }
 
+function pairedComparisonSection(paired: PairedComparison | undefined): string {
+  if (paired === undefined) return '';
+  if ('comparison' in paired) return renderComparisonSection(paired.comparison);
+  return `<section id="b-vs-a" data-testid="b-vs-a"><h2>B vs A</h2><p>Not compared: ${escapeHtml(paired.unavailableReason)}</p></section>`;
+}
+
 /**
  * One self-contained HTML file (inline CSS, SVG and script; no network): summary cards, charts of
- * pass rate per model and failures by reason, the run folders side by side, and a sortable,
+ * pass rate per model and failures by reason, the run folders side by side (for two, B against A
+ * with the changed tasks' trajectories side by side, as `ab compare`), and a sortable,
  * filterable, paginated table of every attempt and scenario run whose rows open their timeline,
  * diffs, conversation, evaluations and logs. Rows travel as one JSON blob; the script puts one
  * page of them in the DOM at a time. Large texts are shortened with a link to their file.
@@ -129,7 +140,7 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'">
 <title>${escapeHtml(title)}</title>
-<style>${REPORT_STYLES}</style>
+<style>${REPORT_STYLES}${options.pairedComparison === undefined ? '' : COMPARISON_STYLES}</style>
 </head>
 <body>
 <header><h1>${escapeHtml(title)}</h1><div class="meta">Generated ${escapeHtml(model.generatedAt)} from ${model.sources.length} run folder(s): ${model.sources.map((source) => `<code title="${escapeHtml(source.dir)}">${escapeHtml(source.label)}</code>`).join(', ')}</div></header>
@@ -137,6 +148,7 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
 <section id="summary"><h2>Summary</h2><div class="cards">${card(wording.isBaseline ? 'Baseline validation of every task' : 'All attempts', summary.overall, 'overall-card')}</div>${baselineNote(wording, summary.overall)}</section>
 <section id="charts"><h2>Charts</h2><div class="charts">${charts.join('')}</div></section>
 ${comparisonTable(model, summary)}
+${pairedComparisonSection(options.pairedComparison)}
 ${renderValiditySection(model, linkFor)}
 <section id="attempts"><h2>Attempts and scenario runs</h2>
 <div class="filters">

@@ -3,6 +3,8 @@ import { formatReadProblem } from '../model/report-model.js';
 import { summarizeReport, type GroupSummary } from '../summary/summarize-report.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
 import { resultWording } from './result-wording.js';
+import type { PairedComparison } from '../compare/paired-comparison.js';
+import { renderComparisonMarkdown } from '../compare/render-comparison-markdown.js';
 
 /** Table cells must not break the table: pipes escaped, line breaks folded. */
 function cell(text: string): string {
@@ -28,7 +30,7 @@ function groupTable(title: string, groups: readonly GroupSummary[]): string[] {
 }
 
 /** A Markdown summary for pull-request comments: headline, per-model and per-folder tables, failures, the failed rows. */
-export function renderMarkdownReport(model: ReportModel, options: { maxFailedRows?: number } = {}): string {
+export function renderMarkdownReport(model: ReportModel, options: { maxFailedRows?: number; pairedComparison?: PairedComparison } = {}): string {
   const summary = summarizeReport(model);
   const { overall } = summary;
   const lines: string[] = [
@@ -69,5 +71,7 @@ export function renderMarkdownReport(model: ReportModel, options: { maxFailedRow
     for (const problem of model.problems.slice(0, 20)) lines.push(`- \`${formatReadProblem(problem).replaceAll('`', "'")}\``);
     lines.push('', '</details>', '');
   }
+  const paired = options.pairedComparison;
+  if (paired !== undefined) lines.push('comparison' in paired ? renderComparisonMarkdown(paired.comparison) : `## B vs A\n\nNot compared: ${paired.unavailableReason}`);
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -17,7 +17,8 @@ interface Printed {
   record: { run_id: string; result: { passed: boolean; failure_reason: string | null; exit_code: number | null }; message?: string };
 }
 
-describe.skipIf(skipReason !== undefined)('ab run-task --runtime in real Docker', () => {
+// Real attempts on a shared 2-core CI machine can pass the 60 s default; a hang still fails at 5 minutes.
+describe.skipIf(skipReason !== undefined)('ab run-task --runtime in real Docker', { timeout: 300_000 }, () => {
   const scratch = useDockerScratch();
 
   it('fails an attempt under an unregistered runtime as a sandbox (infrastructure) error naming the runtime and the fix', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createDockerSandboxPool, type NetworkHolderPool, type SandboxPoolStats } from '@agentbench/sandbox';
 import { ConfigurationError } from '@agentbench/schemas';
 import { pooledSandboxFactory, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { removeRunLeftovers } from './remove-run-leftovers.js';
 
 /** The run folder's subfolder of empty workspaces warm sandboxes mount (see MountSlot): inside the run, so on its workspaces' file system. */
 export const SANDBOX_POOL_FOLDER = '.sandbox-pool';
@@ -25,7 +26,7 @@ export interface RunSandboxPool {
   /** Takes from the pool: warm when one is ready for the spec, else created cold. */
   readonly createSandbox: SandboxFactory;
   stats(): SandboxPoolStats;
-  /** Removes the warm sandboxes and the mount slots; never throws (a removal that fails is left to `ab cleanup`). */
+  /** Removes the warm sandboxes (and any of the pool's this process still finds) and the mount slots; never throws (a removal that fails is left to `ab cleanup`). */
   dispose(): Promise<void>;
 }
 
@@ -55,6 +56,8 @@ export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promi
     stats: () => pool.stats(),
     dispose: async () => {
       await pool.dispose().catch(() => undefined);
+      // A warm sandbox whose removal the engine refused, or whose start outlived the dispose.
+      await removeRunLeftovers({ poolId: pool.id });
       await rm(mountSlotsDir, { recursive: true, force: true }).catch(() => undefined);
     },
   };

@@ -11,6 +11,7 @@ import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
 import { createDockerSandbox, withRuntime, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { removeRunLeftovers } from '../run/remove-run-leftovers.js';
 import { startRunSandboxPool, type RunSandboxPool } from '../run/run-sandbox-pool.js';
 import { ConfigurationError } from '@agentbench/schemas';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
@@ -348,6 +349,10 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   } finally {
     await sandboxPool?.dispose();
     await networkHolders?.dispose();
+    if (networkHolders !== undefined) {
+      const left = await removeRunLeftovers({ runId: runRecord.run_id });
+      if (left.length > 0) options.onDebug?.(`validate-suite: removed ${left.length} container(s) the run's cleanup had missed: ${left.join(', ')}`);
+    }
     // Every engine that answers loses what the run left (a container whose removal failed while its engine was away).
     await engineSet?.removeManagedContainers({ runId: runRecord.run_id });
     await releaseFileLock(lockFile);

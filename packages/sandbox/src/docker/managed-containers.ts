@@ -50,6 +50,7 @@ export async function listManagedContainers(filter: ManagedContainerFilter = {},
   return containers.filter((container) => {
     if (filter.olderThanMs !== undefined && now - container.createdAt.getTime() < filter.olderThanMs) return false;
     if (filter.onlyOrphans === true && !container.isOrphan) return false;
+    if (filter.onlyThisProcess === true && !(container.creatorPid === process.pid && container.creatorHostname === thisHost)) return false;
     return true;
   });
 }

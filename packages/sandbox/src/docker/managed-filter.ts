@@ -8,4 +8,6 @@ export interface ManagedContainerFilter {
   olderThanMs?: number;
   /** Only containers whose creating process is gone (checked on this host only). */
   onlyOrphans?: boolean;
+  /** Only what this process created (its pid on this host): a run's own sweep at its end, never another process's. */
+  onlyThisProcess?: boolean;
 }

@@ -44,6 +44,7 @@ export async function listManagedImages(filter: ManagedContainerFilter = {}, opt
     .filter((image) => {
       if (filter.olderThanMs !== undefined && now - image.createdAt.getTime() < filter.olderThanMs) return false;
       if (filter.onlyOrphans === true && !image.isOrphan) return false;
+      if (filter.onlyThisProcess === true && !(image.creatorPid === process.pid && image.creatorHostname === thisHost)) return false;
       return true;
     });
 }

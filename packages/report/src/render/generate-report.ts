@@ -1,10 +1,10 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { comparePairOfRuns, type PairedComparison } from '../compare/paired-comparison.js';
+import { comparePairOfRuns } from '../compare/paired-comparison.js';
 import { ReportError } from '../errors/report-error.js';
 import type { ReportModel } from '../model/report-model.js';
 import { readRunFolders, type ReadRunFoldersOptions } from '../read/read-run-folders.js';
-import { renderHtmlReport } from './render-html.js';
+import { renderHtmlReport, type HtmlReportOptions } from './render-html.js';
 import { renderJsonReport } from './render-json.js';
 import { renderJunitReport } from './render-junit.js';
 import { renderMarkdownReport } from './render-markdown.js';
@@ -28,7 +28,7 @@ export interface GeneratedReport {
 }
 
 /** Renders a read model in one format; HTML links are relative to `baseDir`. */
-export function renderReport(model: ReportModel, format: ReportFormat, options: { baseDir?: string; title?: string; pairedComparison?: PairedComparison } = {}): string {
+export function renderReport(model: ReportModel, format: ReportFormat, options: HtmlReportOptions = {}): string {
   switch (format) {
     case 'html':
       return renderHtmlReport(model, options);
@@ -53,7 +53,7 @@ const FORMATS_WITH_PAIRED_COMPARISON: readonly ReportFormat[] = ['html', 'md'];
 export async function generateReport(options: GenerateReportOptions): Promise<GeneratedReport> {
   const model = await readRunFolders(options.runDirs, options);
   const outFile = options.outFile === undefined ? undefined : path.resolve(options.outFile);
-  const renderOptions: { baseDir?: string; title?: string; pairedComparison?: PairedComparison } = {};
+  const renderOptions: HtmlReportOptions = {};
   const pairedComparison = FORMATS_WITH_PAIRED_COMPARISON.includes(options.format) ? await comparePairOfRuns(options.runDirs) : undefined;
   if (pairedComparison !== undefined) renderOptions.pairedComparison = pairedComparison;
   if (outFile !== undefined) renderOptions.baseDir = path.dirname(outFile);

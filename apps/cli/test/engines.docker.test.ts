@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listManagedContainers } from '@agentbench/sandbox';
 import { RUNNER_IMAGE } from '../../../test-support/docker-skip.js';
 import { runCli } from './run-cli.js';
-import { managedOnBoth as managedOnEngines, openEngines, readRecords, setUpTwoEngines, twoEnginesSkipReason, type TwoEngines } from './two-engines.js';
+import { managedOnBoth as managedOnEngines, openEngines, readRecords, setUpTwoEngines, stopSecondEngineWhenBusy, twoEnginesSkipReason, type TwoEngines } from './two-engines.js';
 
 const TASK_COUNT = 8;
 const skip = twoEnginesSkipReason('engines.docker.test.ts');
@@ -63,23 +62,10 @@ describe.skipIf(skip !== undefined)('several Docker engines: the local one and a
   it('goes on when the second engine stops mid-run: every attempt recorded once, the lost ones run again on the first', async () => {
     const engineSet = await openEngines(enginesFile);
     const second = engineSet.engine('second').docker;
-    let isStopped = false;
-    // Stop the second engine once an attempt has been running on it for a moment.
-    const watcher = (async () => {
-      for (let waited = 0; waited < 300_000 && !isStopped; waited += 250) {
-        const containers = await listManagedContainers({}, { docker: second }).catch(() => []);
-        if (containers.length > 0) {
-          await new Promise((resolve) => setTimeout(resolve, 1_500));
-          await engine?.stop();
-          isStopped = true;
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    })();
+    const watcher = stopSecondEngineWhenBusy(engines as TwoEngines, second);
     const run = await runCli(['validate-suite', 'engines', '--tasks', tasksDir, '--out', path.join(scratch, 'stopped'), '--engines', enginesFile, '-j', '4', '--json']);
-    isStopped = true;
-    await watcher;
+    watcher.cancel();
+    await watcher.done;
     const result = JSON.parse(run.stdout) as { run_dir: string; run: { run_id: string }; tasks: Array<{ task_id: string; status: string }> };
     expect(result.tasks.map((task) => task.status)).toEqual(new Array(TASK_COUNT).fill('valid'));
     expect(run.exitCode).toBe(0);

@@ -1,10 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listManagedContainers } from '@agentbench/sandbox';
 import type { AttemptRecord } from '@agentbench/schemas';
 import { runCli } from './run-cli.js';
-import { managedOnBoth, openEngines, readRecords, setUpTwoEngines, twoEnginesSkipReason, type TwoEngines } from './two-engines.js';
+import { managedOnBoth, openEngines, readRecords, setUpTwoEngines, stopSecondEngineWhenBusy, twoEnginesSkipReason, type TwoEngines } from './two-engines.js';
 
 const TASK_COUNT = 8;
 const skip = twoEnginesSkipReason('run-engines.docker.test.ts');
@@ -47,25 +46,12 @@ describe.skipIf(skip !== undefined)('ab run on two Docker engines: the local one
   it('goes on when the second engine stops mid-run: the lost tries are recorded as infra on it and retried on the first, every attempt ends once', async () => {
     const setup = engines as TwoEngines;
     const second = (await openEngines(setup.enginesFile)).engine('second').docker;
-    let isStopped = false;
-    // Stop the second engine once an attempt has been running on it for a moment.
-    const watcher = (async () => {
-      for (let waited = 0; waited < 600_000 && !isStopped; waited += 250) {
-        const containers = await listManagedContainers({}, { docker: second }).catch(() => []);
-        if (containers.length > 0) {
-          await new Promise((resolve) => setTimeout(resolve, 1_500));
-          await setup.engine.stop();
-          isStopped = true;
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    })();
+    const watcher = stopSecondEngineWhenBusy(setup, second);
     const out = path.join(setup.scratch, 'stopped');
     const started = performance.now();
     const run = await runAgents(out);
-    isStopped = true;
-    await watcher;
+    watcher.cancel();
+    await watcher.done;
     expect(run.exitCode).toBe(0);
 
     const byAttempt = triesByAttempt(readRecords(out));

@@ -14,8 +14,12 @@ export interface SecondEngine {
   host: string;
   tls: { ca: string; cert: string; key: string };
   start(): Promise<void>;
-  /** SIGTERM, then waits for dockerd to exit. */
-  stop(): Promise<void>;
+  /**
+   * SIGTERM, then waits for dockerd to exit; one that has not stopped after `graceMs` (default 30 s) is
+   * killed with everything it started (its containerd, the shims, the containers' processes), so a stuck
+   * shutdown never hangs a test.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
   /** Stops it and removes the netns, the veth pair and the folder (idempotent; safe at process exit). */
   destroy(): void;
 }
@@ -63,6 +67,29 @@ export function createSecondEngine(): SecondEngine {
   let dockerd: ChildProcess | undefined;
   let isDestroyed = false;
 
+  /**
+   * SIGKILL to this engine's dockerd, its containerd and shims (their command lines name `dir`) and to the
+   * processes of its containers (their cgroups, by the container ids of its data root): nothing of it may
+   * outlive the test, whatever state its shutdown got stuck in.
+   */
+  const killEverything = (): void => {
+    const script = [
+      'for id in $(ls "$ENGINE_DIR/data/containers" 2>/dev/null); do',
+      '  for procs in /sys/fs/cgroup/*/docker/$id/cgroup.procs /sys/fs/cgroup/docker/$id/cgroup.procs; do',
+      '    [ -f "$procs" ] && xargs -r kill -9 < "$procs" 2>/dev/null',
+      '  done',
+      'done',
+      // The folder comes through the environment: a pattern in this script's own command line would match the shell.
+      'pkill -9 -f "$ENGINE_DIR/" 2>/dev/null',
+      'exit 0',
+    ].join('\n');
+    try {
+      execFileSync('sh', ['-c', script], { stdio: 'ignore', timeout: 20_000, env: { ...process.env, ENGINE_DIR: dir } });
+    } catch {
+      // Best effort: what is left shows in the leftover check.
+    }
+  };
+
   const destroy = (): void => {
     if (isDestroyed) return;
     isDestroyed = true;
@@ -71,11 +98,13 @@ export function createSecondEngine(): SecondEngine {
       try {
         process.kill(dockerd.pid, 'SIGTERM');
         // Synchronous wait (also used at process exit): up to 20 s for dockerd to stop its containers.
-        execFileSync('sh', ['-c', `for i in $(seq 200); do kill -0 ${dockerd.pid} 2>/dev/null || exit 0; sleep 0.1; done; kill -9 ${dockerd.pid}`], { stdio: 'ignore' });
+        execFileSync('sh', ['-c', `for i in $(seq 200); do kill -0 ${dockerd.pid} 2>/dev/null || exit 0; sleep 0.1; done; exit 1`], { stdio: 'ignore' });
       } catch {
-        // Gone already.
+        killEverything();
       }
     }
+    // A dockerd killed earlier (or one that died) may have left its containerd, shims or containers running.
+    killEverything();
     for (const args of [['link', 'del', hostVeth], ['netns', 'del', netns]]) {
       try {
         run('ip', args);
@@ -136,11 +165,22 @@ export function createSecondEngine(): SecondEngine {
     }
     throw new Error(`the second dockerd did not answer within 60 s; see ${log}`);
   };
-  const stop = async (): Promise<void> => {
+  const stop = async (options: { graceMs?: number } = {}): Promise<void> => {
     const child = dockerd;
     if (child?.pid === undefined || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     process.kill(child.pid, 'SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const isStuck = await Promise.race([
+      exited.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), options.graceMs ?? 30_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!isStuck) return;
+    console.warn(`[second-engine] dockerd did not stop within ${(options.graceMs ?? 30_000) / 1000} s of SIGTERM: killing it and what it started (see ${path.join(dir, 'dockerd.log')})`);
+    killEverything();
     await exited;
   };
   return { dir, host: `tcp://${engineIp}:2376`, tls, start, stop, destroy };

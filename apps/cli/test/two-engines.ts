@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type Dockerode from 'dockerode';
 import { EngineSet, listManagedContainers } from '@agentbench/sandbox';
 import type { AttemptRecord } from '@agentbench/schemas';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
@@ -89,6 +90,33 @@ export function readRecords(runDir: string): AttemptRecord[] {
 /** The engine set of the engines file (to look at each engine from the test). */
 export async function openEngines(enginesFile: string): Promise<EngineSet> {
   return EngineSet.open(JSON.parse(readFileSync(enginesFile, 'utf8')).engines);
+}
+
+/**
+ * Stops the second engine once an attempt has been running on it for a moment (a managed container there,
+ * then 1.5 s). Every look at the engine is bounded, so a stuck engine cannot hang the test. `cancel()` ends
+ * the watch when the run finished first; `done` resolves when it has stopped the engine or given up.
+ */
+export function stopSecondEngineWhenBusy(setup: TwoEngines, second: Dockerode): { cancel(): void; done: Promise<void> } {
+  let isCancelled = false;
+  const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  const done = (async () => {
+    for (let waited = 0; waited < 600_000 && !isCancelled; waited += 250) {
+      const containers = await Promise.race([listManagedContainers({}, { docker: second }).catch(() => []), pause(5_000).then(() => [])]);
+      if (containers.length > 0) {
+        await pause(1_500);
+        await setup.engine.stop();
+        return;
+      }
+      await pause(250);
+    }
+  })();
+  return {
+    cancel: () => {
+      isCancelled = true;
+    },
+    done,
+  };
 }
 
 /** `engine: container` for every managed container matching the filter on either engine (an engine that does not answer throws). */

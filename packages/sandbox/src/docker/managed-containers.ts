@@ -1,11 +1,12 @@
 import { hostname } from 'node:os';
 import type Dockerode from 'dockerode';
-import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
+import { toSandboxError } from './docker-errors.js';
 import { ownershipOf, type ManagedOwnership } from './creator-process.js';
 import { LABEL_MANAGED, LABEL_POOL, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
 import { defaultEngine } from './default-engine.js';
 import type { ManagedContainerFilter } from './managed-filter.js';
 import { removeManagedImages, type ManagedImage } from './managed-images.js';
+import { removeContainer } from './remove-container.js';
 
 export type { ManagedContainerFilter };
 
@@ -21,6 +22,8 @@ export interface ManagedContainer extends ManagedOwnership {
 
 export interface ManagedContainerOptions {
   docker?: Dockerode;
+  /** How long one container's removal may take before it is reported as failed (default REMOVE_CONTAINER_TIMEOUT_MS, 60 s). */
+  removeTimeoutMs?: number;
 }
 
 export interface RemovedContainers {
@@ -66,12 +69,11 @@ export async function removeManagedContainers(filter: ManagedContainerFilter = {
   await Promise.all(
     containers.map(async (container) => {
       try {
-        await docker.getContainer(container.id).remove({ force: true, v: true });
+        // Gone meanwhile (its sandbox disposed it) counts as removed; a stuck engine is given up after a while.
+        await removeContainer(docker, container.id, `container ${container.name}`, options.removeTimeoutMs === undefined ? {} : { timeoutMs: options.removeTimeoutMs });
         result.removed.push(container);
       } catch (error) {
-        // Gone meanwhile (its sandbox disposed it): removed all the same.
-        if (isNotFound(error)) result.removed.push(container);
-        else result.failed.push({ container, message: engineMessage(error) });
+        result.failed.push({ container, message: (error as Error).message });
       }
     }),
   );

@@ -109,5 +109,27 @@ describe.skipIf(localPythonMissing !== undefined)(
       expect(result).toMatchObject({ exitCode: 137, killedBy: 'abort', stdout: 'begun\n' });
       expect(await readFile(logPath, 'utf8')).toMatch(/--- exit 137 \(abort\) after \d+ ms ---\n$/);
     });
+
+    it('stops waiting for an executor that stopped answering: the command fails past its limit and grace, the channel closes', async () => {
+      // An executor of its own, frozen (SIGSTOP) once the command runs: it can neither kill it nor report.
+      const frozen = await startLocalExecutor(workdir);
+      const logPath = join(logDir, 'frozen.log');
+      try {
+        const result = execOnChannel(
+          frozen.client,
+          { shell: 'echo begun; sleep 30', timeout_ms: 300 },
+          { outputCapBytes: 1000, commandText: 'sleep 30', logPath, hostGraceMs: 200, onStdout: () => frozen.child.kill('SIGSTOP') },
+        );
+        await expect(result).rejects.toMatchObject({
+          name: 'SandboxError',
+          kind: 'internal',
+          message: "exec: no end reported for `sleep 30` 0.2 s after its 0.3 s limit: the sandbox's executor or the engine stopped answering",
+        });
+        expect(frozen.client.isClosed).toBe(true);
+        expect(await readFile(logPath, 'utf8')).toMatch(/--- error: exec: no end reported for `sleep 30`/);
+      } finally {
+        frozen.child.kill('SIGKILL');
+      }
+    });
   },
 );

@@ -5,7 +5,17 @@ import type { ExecResult } from '../sandbox.js';
 import type { CommandChannel } from './command-channel.js';
 import { openCommandLog, type CommandLog } from '../command-log.js';
 
-export type ChannelExecOptions = CommandOutputOptions;
+export interface ChannelExecOptions extends CommandOutputOptions {
+  /**
+   * How long after the command's own time limit the host still waits for its end (default
+   * EXEC_HOST_GRACE_MS). The executor kills a command at its limit and reports at once, so a
+   * report this late means the executor or the engine between us stopped answering: the channel
+   * is closed with a SandboxError rather than waited on forever.
+   */
+  hostGraceMs?: number;
+}
+
+export const EXEC_HOST_GRACE_MS = 60_000;
 
 /**
  * Runs one command on a channel and assembles its ExecResult: output capped with the
@@ -40,13 +50,30 @@ export async function execOnChannel(channel: CommandChannel, request: Omit<ExecR
   const onAbort = (): void => channel.kill(running.id);
   if (options.signal?.aborted === true) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  const graceMs = options.hostGraceMs ?? EXEC_HOST_GRACE_MS;
+  let overdueTimer: NodeJS.Timeout | undefined;
+  const limitMs = request.timeout_ms;
+  // A command without a limit of its own has no point after which its silence means anything.
+  const overdue = new Promise<never>((_, reject) => {
+    if (limitMs === undefined) return;
+    overdueTimer = setTimeout(() => {
+      const error = new SandboxError(
+        'internal',
+        `exec: no end reported for \`${options.commandText}\` ${graceMs / 1000} s after its ${limitMs / 1000} s limit: the sandbox's executor or the engine stopped answering`,
+      );
+      // Every pending operation of the channel, this command's included, fails with it.
+      channel.close(error);
+      reject(error);
+    }, limitMs + graceMs);
+  });
   let exit: ExitMessage;
   try {
-    exit = await running.exit;
+    exit = await Promise.race([running.exit, overdue]);
   } catch (error) {
     await log?.close(`--- error: ${(error as Error).message} ---\n`).catch(() => undefined);
     throw error;
   } finally {
+    clearTimeout(overdueTimer);
     options.signal?.removeEventListener('abort', onAbort);
   }
   stdout.end();

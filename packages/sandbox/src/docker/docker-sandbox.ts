@@ -34,6 +34,7 @@ import { buildContainerLabels, LABEL_NETWORK_HOLDER } from './labels.js';
 import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './main-process.js';
 import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js';
 import { removeContainer } from './remove-container.js';
+import { ENGINE_CALL_TIMEOUT_MS, withEngineDeadline } from './engine-deadline.js';
 import { commitForRuntimeMove, removeMoveImage } from './runtime-move-image.js';
 import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
 import { packTar, type TarOwner, type TarPart } from './tar-archive.js';
@@ -45,6 +46,8 @@ export interface DockerSandboxOptions {
   onDebug?: (message: string) => void;
   /** How long the executor may take to say it is ready. Default 30 s. */
   executorReadyTimeoutMs?: number;
+  /** How long the engine may take to create or to start the container before it counts as stuck (engine_unavailable). Default ENGINE_CALL_TIMEOUT_MS, 120 s. */
+  engineCallTimeoutMs?: number;
   /**
    * Started network holders to join (faster start: the engine skips making a network
    * namespace); with none ready, the sandbox makes its own. Must use the same engine.
@@ -218,7 +221,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     try {
       // The holder joins the bridge while the container is created; both must succeed.
       const [created, connected] = await Promise.allSettled([
-        docker.createContainer(plan.createOptions),
+        withEngineDeadline(`create a container from ${plan.image}`, options.engineCallTimeoutMs ?? ENGINE_CALL_TIMEOUT_MS, (abortSignal) => docker.createContainer({ ...plan.createOptions, abortSignal })),
         holder !== undefined && spec.hasNetwork === true ? connectToBridge(docker, holder) : undefined,
       ]);
       if (created.status === 'rejected') throw created.reason;
@@ -446,7 +449,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     });
     client = this.connectExecutor(main.stream, main.ended);
     try {
-      await this.container.start();
+      await withEngineDeadline(`start the sandbox container ${this.containerName}`, this.options.engineCallTimeoutMs ?? ENGINE_CALL_TIMEOUT_MS, (abortSignal) => this.container.start({ abortSignal }));
     } catch (error) {
       client.close(new SandboxError('internal', 'the sandbox container did not start'));
       throw toSandboxError(this.docker, error, { action: `start the sandbox container ${this.containerName}`, ...runtimeContext(this.plan) });
@@ -687,7 +690,9 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
       });
       let container: Dockerode.Container;
       try {
-        container = await this.docker.createContainer(plan.createOptions);
+        container = await withEngineDeadline(`create the ${runtime} container of sandbox ${previous.containerName}`, this.options.engineCallTimeoutMs ?? ENGINE_CALL_TIMEOUT_MS, (abortSignal) =>
+          this.docker.createContainer({ ...plan.createOptions, abortSignal }),
+        );
       } catch (error) {
         throw toSandboxError(this.docker, error, { action: `create the ${runtime} container of sandbox ${previous.containerName}`, ...runtimeContext(plan) });
       }

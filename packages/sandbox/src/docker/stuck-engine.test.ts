@@ -1,3 +1,4 @@
+// A stuck engine (it takes a request and never answers) must not hang a create, a removal or a cleanup.
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,15 +10,18 @@ import { SandboxError } from '../errors/sandbox-error.js';
 import { LABEL_MANAGED } from './labels.js';
 import { removeManagedContainers } from './managed-containers.js';
 import { removeContainer } from './remove-container.js';
+import { DockerSandbox } from './docker-sandbox.js';
 
 const DockerodeClient = createRequire(import.meta.url)('dockerode') as typeof Dockerode;
 
 let dir = '';
 let server: Server | undefined;
 let deletes: string[] = [];
+let creates: string[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'remove-container-'));
   deletes = [];
+  creates = [];
 });
 afterEach(async () => {
   server?.closeAllConnections();
@@ -27,12 +31,16 @@ afterEach(async () => {
 });
 
 /**
- * An engine on a unix socket that lists one managed container and never answers a removal, as a stuck
- * dockerd does (it holds the connection open), or answers it with `deleteStatus`.
+ * An engine on a unix socket that lists one managed container and never answers a create or a removal,
+ * as a stuck dockerd does (it holds the connection open), or answers a removal with `deleteStatus`.
  */
 async function stuckEngine(deleteStatus?: { status: number; message: string }): Promise<Dockerode> {
   const socket = path.join(dir, `engine-${deletes.length}-${Date.now()}.sock`);
   server = createServer((request, response) => {
+    if (request.method === 'POST' && (request.url ?? '').includes('/containers/create')) {
+      creates.push(request.url ?? '');
+      return;
+    }
     if (request.method === 'DELETE') {
       deletes.push(request.url ?? '');
       if (deleteStatus === undefined) return;
@@ -70,7 +78,20 @@ describe('removeManagedContainers', () => {
     const result = await removeManagedContainers({}, { docker, removeTimeoutMs: 300 });
     expect(result.removed).toEqual([]);
     expect(result.failed.map((failure) => [failure.container.name, failure.message])).toEqual([
-      ['agentbench-stuck', 'the Docker engine did not remove container agentbench-stuck within 0.3 s; it may be stuck (`ab cleanup` removes the container later)'],
+      ['agentbench-stuck', 'the Docker engine did not remove container agentbench-stuck within 0.3 s; it may be stuck'],
     ]);
+  });
+});
+
+describe('DockerSandbox.create', () => {
+  it('fails as engine_unavailable when the engine does not answer the create in time, instead of waiting forever', async () => {
+    const docker = await stuckEngine();
+    const creation = DockerSandbox.create({ image: 'agentbench/py-runner:0.1.0', limits: { cpus: 1 } }, { docker, engineCallTimeoutMs: 300 });
+    await expect(creation).rejects.toMatchObject({
+      name: 'SandboxError',
+      kind: 'engine_unavailable',
+      message: 'the Docker engine did not create a container from agentbench/py-runner:0.1.0 within 0.3 s; it may be stuck',
+    });
+    expect(creates).toHaveLength(1);
   });
 });

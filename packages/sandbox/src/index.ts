@@ -92,6 +92,7 @@ export {
   LABEL_POOL,
   POOL_SANDBOX_ROLE,
 } from './docker/labels.js';
+export { defaultEngine } from './docker/default-engine.js';
 export {
   listManagedContainers,
   removeManagedContainers,

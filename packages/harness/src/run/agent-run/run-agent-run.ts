@@ -26,6 +26,8 @@ import { createDockerSandbox, withRuntime, type SandboxFactory } from '../../att
 import { engineSandboxFactory, type EnginePlacement } from '../../engines/engine-sandbox-factory.js';
 import { prepareEngines } from '../../engines/prepare-engines.js';
 import { runOnEngine } from '../../engines/run-on-engine.js';
+import { judgeEngineLoss } from '../../engines/judge-engine-loss.js';
+import { DEFAULT_ENGINE_NAME, defaultEngineWitness } from '../../engines/default-engine-witness.js';
 import { modelFolderName, providerOf, readModelList } from '../../benchmark/model-list.js';
 import { ArtifactWriteError } from '../../errors/artifact-write-error.js';
 import { RunDirectoryError } from '../../errors/run-directory-error.js';
@@ -402,8 +404,20 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
           };
           let record: AttemptRecord;
           try {
-            if (engineSet === undefined || placer === undefined) record = await runTryOn(undefined);
-            else {
+            if (engineSet === undefined || placer === undefined) {
+              const since = new Date();
+              record = await runTryOn(undefined);
+              // The default engine (no engines list, no caller's factory) is judged as an engines list's is: a try lost to it is infra, retried.
+              if (options.createSandbox === undefined && record.result.failure_reason !== null && !signal.aborted) {
+                const verdict = await judgeEngineLoss({
+                  engines: defaultEngineWitness(),
+                  engine: DEFAULT_ENGINE_NAME,
+                  since,
+                  ...(options.dyingEngineGraceMs === undefined ? {} : { graceMs: options.dyingEngineGraceMs }),
+                });
+                if (verdict.isLost) record = await recordLostTry(record, verdict.reason, tryDir, infraBefore, plan.retries);
+              }
+            } else {
               // One try on one engine; a try lost to its engine is recorded like any infra try, and the retries below run the next one elsewhere.
               const placed = await runOnEngine({
                 engineSet,

@@ -16,12 +16,9 @@ const DockerodeClient = createRequire(import.meta.url)('dockerode') as typeof Do
 
 let dir = '';
 let server: Server | undefined;
-let deletes: string[] = [];
-let creates: string[] = [];
+let engineCount = 0;
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'remove-container-'));
-  deletes = [];
-  creates = [];
 });
 afterEach(async () => {
   server?.closeAllConnections();
@@ -35,14 +32,12 @@ afterEach(async () => {
  * as a stuck dockerd does (it holds the connection open), or answers a removal with `deleteStatus`.
  */
 async function stuckEngine(deleteStatus?: { status: number; message: string }): Promise<Dockerode> {
-  const socket = path.join(dir, `engine-${deletes.length}-${Date.now()}.sock`);
+  const socket = path.join(dir, `engine-${(engineCount += 1)}.sock`);
   server = createServer((request, response) => {
     if (request.method === 'POST' && (request.url ?? '').includes('/containers/create')) {
-      creates.push(request.url ?? '');
       return;
     }
     if (request.method === 'DELETE') {
-      deletes.push(request.url ?? '');
       if (deleteStatus === undefined) return;
       response.writeHead(deleteStatus.status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: deleteStatus.message }));
       return;
@@ -61,7 +56,6 @@ describe('removeContainer', () => {
     const removal = removeContainer(docker, 'c1', 'the sandbox container agentbench-stuck', { timeoutMs: 300 });
     await expect(removal).rejects.toThrow(SandboxError);
     await expect(removal).rejects.toMatchObject({ kind: 'engine_unavailable', message: expect.stringMatching(/^the Docker engine did not remove the sandbox container agentbench-stuck within 0\.3 s/) });
-    expect(deletes).toEqual(['/containers/c1?force=true&v=true']);
   });
 
   it('counts a container already gone, or whose removal is under way, as removed', async () => {
@@ -92,6 +86,5 @@ describe('DockerSandbox.create', () => {
       kind: 'engine_unavailable',
       message: 'the Docker engine did not create a container from agentbench/py-runner:0.1.0 within 0.3 s; it may be stuck',
     });
-    expect(creates).toHaveLength(1);
   });
 });

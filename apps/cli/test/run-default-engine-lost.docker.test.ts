@@ -22,11 +22,14 @@ function writeSlowAgentTask(setup: TwoEngines): void {
   writeFileSync(taskFile, task.replace(/^agent:[\s\S]*$/m, agent));
 }
 
-function findMarker(dir: string): boolean {
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.name === MARKER) return true;
+/** Whether the agent's marker is somewhere under `dir` (names only: nothing written there is opened or followed). */
+function hasMarker(dir: string): boolean {
+  try {
+    return readdirSync(dir, { withFileTypes: true, recursive: true }).some((entry) => entry.name === MARKER);
+  } catch {
+    // The run folder does not exist yet, or changed while it was read.
+    return false;
   }
-  return false;
 }
 
 describe.skipIf(skip !== undefined)('ab run on the default engine (no engines list) when that engine stops answering', () => {
@@ -53,7 +56,7 @@ describe.skipIf(skip !== undefined)('ab run on the default engine (no engines li
     // Stop the engine once the agent's command runs (its marker is in the mounted workspace).
     const stopper = (async () => {
       for (let waited = 0; waited < 600_000 && !isRunDone; waited += 250) {
-        if (findMarkerSafely(out)) {
+        if (hasMarker(out)) {
           await setup.engine.stop();
           return;
         }
@@ -80,11 +83,3 @@ describe.skipIf(skip !== undefined)('ab run on the default engine (no engines li
   }, 600_000);
 });
 
-/** The run folder may not exist yet, or change while it is read. */
-function findMarkerSafely(dir: string): boolean {
-  try {
-    return findMarker(dir);
-  } catch {
-    return false;
-  }
-}

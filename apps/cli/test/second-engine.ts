@@ -15,11 +15,10 @@ export interface SecondEngine {
   tls: { ca: string; cert: string; key: string };
   start(): Promise<void>;
   /**
-   * SIGTERM, then waits for dockerd to exit; one that has not stopped after `graceMs` (default 30 s) is
-   * killed with everything it started (its containerd, the shims, the containers' processes), so a stuck
-   * shutdown never hangs a test.
+   * SIGTERM, then waits for dockerd to exit; one that has not stopped after 30 s is killed with everything
+   * it started (its containerd, the shims, the containers' processes), so a stuck shutdown never hangs a test.
    */
-  stop(options?: { graceMs?: number }): Promise<void>;
+  stop(): Promise<void>;
   /** Stops it and removes the netns, the veth pair and the folder (idempotent; safe at process exit). */
   destroy(): void;
 }
@@ -53,6 +52,9 @@ function makeCertificates(dir: string, ip: string): { ca: string; cert: string; 
   sign('client', '/CN=agentbench-client', 'extendedKeyUsage=clientAuth\n');
   return { ca: file('ca.pem'), cert: file('client.pem'), key: file('client-key.pem') };
 }
+
+/** How long a stopping dockerd may take (12 s seen here with containers running) before it is killed. */
+const STOP_GRACE_MS = 30_000;
 
 export function createSecondEngine(): SecondEngine {
   // A subnet and names of this process's own, so two test processes never meet.
@@ -98,12 +100,12 @@ export function createSecondEngine(): SecondEngine {
       try {
         process.kill(dockerd.pid, 'SIGTERM');
         // Synchronous wait (also used at process exit): up to 20 s for dockerd to stop its containers.
-        execFileSync('sh', ['-c', `for i in $(seq 200); do kill -0 ${dockerd.pid} 2>/dev/null || exit 0; sleep 0.1; done; exit 1`], { stdio: 'ignore' });
+        execFileSync('sh', ['-c', `for i in $(seq 200); do kill -0 ${dockerd.pid} 2>/dev/null || exit 0; sleep 0.1; done`], { stdio: 'ignore' });
       } catch {
-        killEverything();
+        // Gone already.
       }
     }
-    // A dockerd killed earlier (or one that died) may have left its containerd, shims or containers running.
+    // Whatever is still running (a dockerd that did not stop, or what a killed or dead one left) goes now.
     killEverything();
     for (const args of [['link', 'del', hostVeth], ['netns', 'del', netns]]) {
       try {
@@ -165,7 +167,7 @@ export function createSecondEngine(): SecondEngine {
     }
     throw new Error(`the second dockerd did not answer within 60 s; see ${log}`);
   };
-  const stop = async (options: { graceMs?: number } = {}): Promise<void> => {
+  const stop = async (): Promise<void> => {
     const child = dockerd;
     if (child?.pid === undefined || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -174,12 +176,12 @@ export function createSecondEngine(): SecondEngine {
     const isStuck = await Promise.race([
       exited.then(() => false),
       new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), options.graceMs ?? 30_000);
+        timer = setTimeout(() => resolve(true), STOP_GRACE_MS);
       }),
     ]);
     clearTimeout(timer);
     if (!isStuck) return;
-    console.warn(`[second-engine] dockerd did not stop within ${(options.graceMs ?? 30_000) / 1000} s of SIGTERM: killing it and what it started (see ${path.join(dir, 'dockerd.log')})`);
+    console.warn(`[second-engine] dockerd did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM: killing it and what it started (see ${path.join(dir, 'dockerd.log')})`);
     killEverything();
     await exited;
   };

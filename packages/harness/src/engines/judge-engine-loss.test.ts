@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineHealth } from '@agentbench/sandbox';
-import { judgeEngineLoss, type EngineWitness } from './judge-engine-loss.js';
+import type { AttemptRecord } from '@agentbench/schemas';
+import { judgeEngineLoss, judgeFinishedTry, type EngineWitness } from './judge-engine-loss.js';
 
 const up: EngineHealth = { isUp: true, version: '27.0.0', apiVersion: '1.47' };
 const down: EngineHealth = { isUp: false, message: 'ECONNREFUSED: connect ECONNREFUSED 10.0.0.2:2376' };
@@ -59,5 +60,28 @@ describe('judgeEngineLoss', () => {
     expect(verdict).toEqual({ isLost: false });
     expect(performance.now() - started).toBeGreaterThanOrEqual(95);
     expect(engines.pings).toBeGreaterThan(2);
+  });
+});
+
+describe('judgeFinishedTry', () => {
+  const failed = { result: { passed: false, failure_reason: 'SANDBOX_ERROR' } } as unknown as AttemptRecord;
+  const passed = { result: { passed: true, failure_reason: null } } as unknown as AttemptRecord;
+
+  it('asks nothing of the engine for a try that passed or that the run aborted', async () => {
+    const engines = fakeEngines([down]);
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await judgeFinishedTry(passed, undefined, { engines, engine: 'second', since: new Date() })).toEqual({ isLost: false });
+    expect(await judgeFinishedTry(failed, aborted.signal, { engines, engine: 'second', since: new Date() })).toEqual({ isLost: false });
+    expect(engines.pings).toBe(0);
+  });
+
+  it('judges a failed try as judgeEngineLoss does', async () => {
+    const engines = fakeEngines([down]);
+    expect(await judgeFinishedTry(failed, new AbortController().signal, { engines, engine: 'second', since: new Date() })).toEqual({
+      isLost: true,
+      reason: "engine 'second' stopped answering (ECONNREFUSED: connect ECONNREFUSED 10.0.0.2:2376)",
+    });
+    expect(engines.pings).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
 import type { EngineHealth } from '@agentbench/sandbox';
+import type { AttemptRecord } from '@agentbench/schemas';
 
 /** What judging a failed try asks of the engines (EngineSet answers it; tests give a fake). */
 export interface EngineWitness {
@@ -50,4 +51,10 @@ export async function judgeEngineLoss(options: JudgeEngineLossOptions): Promise<
     if (!later.isUp) return { isLost: true, reason: `engine '${engine}' stopped answering (${later.message}; before that, ${evidence})` };
   }
   return { isLost: false };
+}
+
+/** judgeEngineLoss for a finished try: one that passed, or that the run aborted, is never lost and costs nothing. */
+export async function judgeFinishedTry(record: AttemptRecord, signal: AbortSignal | undefined, options: JudgeEngineLossOptions): Promise<EngineVerdict> {
+  if (record.result.failure_reason === null || signal?.aborted === true) return { isLost: false };
+  return judgeEngineLoss(options);
 }

@@ -1,7 +1,7 @@
 import type { AttemptRecord } from '@agentbench/schemas';
 import type { EngineSet } from '@agentbench/sandbox';
 import type { EnginePlacement, EngineSandboxFactory } from './engine-sandbox-factory.js';
-import { judgeEngineLoss } from './judge-engine-loss.js';
+import { judgeFinishedTry } from './judge-engine-loss.js';
 
 /** What a try on an engine gave back: anything holding its record. */
 export interface PlacedOutcome {
@@ -38,8 +38,7 @@ export async function runOnEngine<Outcome extends PlacedOutcome>(options: RunOnE
   // The lease is held while the engine is judged: nothing new goes to an engine being watched for a shutdown.
   try {
     const outcome = await options.attempt(placement);
-    if (outcome.record.result.failure_reason === null || options.signal?.aborted === true) return { outcome, engine: placement.engine };
-    const verdict = await judgeEngineLoss({
+    const verdict = await judgeFinishedTry(outcome.record, options.signal, {
       engines: options.engineSet,
       engine: placement.engine,
       since,

@@ -18,7 +18,7 @@ let dir = '';
 let server: Server | undefined;
 let engineCount = 0;
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'remove-container-'));
+  dir = await mkdtemp(path.join(tmpdir(), 'stuck-engine-'));
 });
 afterEach(async () => {
   server?.closeAllConnections();

@@ -26,7 +26,7 @@ import { createDockerSandbox, withRuntime, type SandboxFactory } from '../../att
 import { engineSandboxFactory, type EnginePlacement } from '../../engines/engine-sandbox-factory.js';
 import { prepareEngines } from '../../engines/prepare-engines.js';
 import { runOnEngine } from '../../engines/run-on-engine.js';
-import { judgeEngineLoss } from '../../engines/judge-engine-loss.js';
+import { judgeFinishedTry } from '../../engines/judge-engine-loss.js';
 import { DEFAULT_ENGINE_NAME, defaultEngineWitness } from '../../engines/default-engine-witness.js';
 import { modelFolderName, providerOf, readModelList } from '../../benchmark/model-list.js';
 import { ArtifactWriteError } from '../../errors/artifact-write-error.js';
@@ -408,8 +408,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
               const since = new Date();
               record = await runTryOn(undefined);
               // The default engine (no engines list, no caller's factory) is judged as an engines list's is: a try lost to it is infra, retried.
-              if (options.createSandbox === undefined && record.result.failure_reason !== null && !signal.aborted) {
-                const verdict = await judgeEngineLoss({
+              if (options.createSandbox === undefined) {
+                const verdict = await judgeFinishedTry(record, signal, {
                   engines: defaultEngineWitness(),
                   engine: DEFAULT_ENGINE_NAME,
                   since,

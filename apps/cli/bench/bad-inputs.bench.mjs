@@ -68,6 +68,8 @@ try {
   const probes = [
     ['list items', Math.floor((MAX_YAML_TOKENS - spare) / 2), (count) => `${task}labels:\n${'  - x\n'.repeat(count)}`],
     ['key: value lines', Math.floor((MAX_YAML_TOKENS - spare) / 3), (count) => `${task}x-map:\n${Array.from({ length: count }, (_, index) => `  k${index}: v`).join('\n')}\n`],
+    // The duplicate-key check over as many keys (linear; the YAML parser's own check was quadratic).
+    ['keys, then a duplicate of the first', Math.floor((MAX_YAML_TOKENS - spare) / 3) - 1, (count) => `${task}x-map:\n${Array.from({ length: count }, (_, index) => `  k${index}: v`).join('\n')}\n  k0: again\n`],
     ['wrong items in a flow list', Math.floor((MAX_YAML_TOKENS - spare) / 2), (count) => `${task}labels: [${Array(count).fill('1').join(',')}]\n`],
     ['alias copies', Math.floor(MAX_ALIAS_EXPANSION / 1000) - 2, (count) => `${task}x-anchor: &a [${Array(999).fill('v').join(',')}]\nx-copies: [${Array(count).fill('*a').join(',')}]\n`],
     ['bytes of one quoted value', MAX_INPUT_FILE_BYTES - task.length - 64, (count) => `${task}labels:\n  - "${'y'.repeat(count)}"\n`],

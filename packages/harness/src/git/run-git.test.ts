@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,11 +34,14 @@ describe('runGit', () => {
     }
   });
 
-  it('stops a command silent for longer than silenceTimeoutMs, and one aborted', async () => {
+  it('stops a command silent for longer than silenceTimeoutMs, and one aborted, without waiting for its helpers', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'ab-run-git-'));
-    const silent = ['-c', 'alias.wait=!sleep 5', 'wait'];
+    // The alias's shell (a helper git starts) notes its pid and sleeps far past the test's timeout: runGit can
+    // only settle by stopping git, and the helpers still alive afterwards show it did not wait for them.
+    const helpers = path.join(folder, 'helpers');
+    const silent = ['-c', `alias.wait=!echo $$ >> ${helpers}; exec sleep 600`, 'wait'];
+    const helperPids = async (): Promise<number[]> => (await readFile(helpers, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '').map(Number);
     try {
-      const started = performance.now();
       const timedOut = await runGit(silent, { cwd: folder, silenceTimeoutMs: 300 }).catch((error: unknown) => error);
       expect(timedOut).toBeInstanceOf(GitCommandFailure);
       expect((timedOut as GitCommandFailure).message).toBe('git printed nothing for 300 ms and was stopped');
@@ -46,8 +49,17 @@ describe('runGit', () => {
       setTimeout(() => controller.abort(), 200);
       const aborted = await runGit(silent, { cwd: folder, signal: controller.signal }).catch((error: unknown) => error);
       expect(aborted).toMatchObject({ isAborted: true, message: 'aborted' });
-      expect(performance.now() - started).toBeLessThan(4000);
+      const pids = await helperPids();
+      expect(pids).toHaveLength(2);
+      for (const pid of pids) expect(() => process.kill(pid, 0)).not.toThrow();
     } finally {
+      for (const pid of await helperPids()) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
       await rm(folder, { recursive: true, force: true });
     }
   });

@@ -68,10 +68,9 @@ describe('parseYamlSource', () => {
   it('finds duplicate keys in linear time and names the first one', () => {
     expect(problems('id: a\nname: b\nid: c\n')).toEqual(['f.yaml:3:1: duplicate key "id" (first at line 1); a key may appear once in a mapping']);
     const many = Array.from({ length: 15_000 }, (_, index) => `k${index}: v`).join('\n');
-    const started = Date.now();
     expect(problems(`${many}\nk7: again\n`)).toEqual(['f.yaml:15001:1: duplicate key "k7" (first at line 8); a key may appear once in a mapping']);
-    // Not a timing threshold: the parser's own check took minutes on files like this one.
-    expect(Date.now() - started).toBeLessThan(60_000);
+    // How fast (the parser's own check took minutes on files like this one) is `pnpm bench`'s to say:
+    // apps/cli/bench/bad-inputs.bench.mjs times a duplicate after as many keys as the token limit lets through.
   });
 
   it('says plainly that a file holds several documents, and that tabs do not indent', () => {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { skipUnlessRequired } from './skip-unless-required.js';
 
 // Test helpers shared by the packages' tests (like vitest.shared.ts); not part of any package.
 
@@ -23,9 +24,5 @@ export function dockerSkipReason(fileName: string, image: string = RUNNER_IMAGE)
       reason = `runner image ${image} is missing (build it with docker/py-runner/build-offline.sh)`;
     }
   }
-  if (reason !== undefined) {
-    if (process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but ${reason}`);
-    console.warn(`[skipped] ${fileName}: ${reason}`);
-  }
-  return reason;
+  return skipUnlessRequired(fileName, reason, 'AGENTBENCH_REQUIRE_DOCKER');
 }

@@ -1,13 +1,15 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedFixturePath, sharedFixturesSkipReason } from '../../../test-support/shared-fixtures.js';
 import { runCli } from './run-cli.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const originalTask = path.resolve(repoRoot, '../shared/fixtures/agentbench-py-tasks/custom-dev/toy_fail_pytest/task.yaml');
+const originalTaskPath = 'agentbench-py-tasks/custom-dev/toy_fail_pytest/task.yaml';
+const originalTask = sharedFixturePath(originalTaskPath);
+const skipOriginalTask = sharedFixturesSkipReason('harness-commands.test.ts', originalTaskPath) !== undefined;
 
 // Bad input and runs that end before any sandbox exists: no engine needed.
 describe('ab run-task and ab validate-suite without an engine', () => {
@@ -19,7 +21,7 @@ describe('ab run-task and ab validate-suite without an engine', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it.skipIf(!existsSync(originalTask))("records the original project's task as GIT_CLONE_FAILED, warns about the missing repo, and exits 1", async () => {
+  it.skipIf(skipOriginalTask)("records the original project's task as GIT_CLONE_FAILED, warns about the missing repo, and exits 1", async () => {
     const run = await runCli(['run-task', originalTask, '--out', scratch]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/warning: .*repo\.url.*does not exist/);

@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { repositoryRoot } from '../../../test-support/fixture-repositories.js';
+import { skipUnlessRequired } from '../../../test-support/skip-unless-required.js';
 
 /** The built `ab` (a child process runs what users run, and can be killed with -9). */
 export const abBin = path.join(repositoryRoot, 'apps/cli/dist/bin.js');
 
-/** Why the built `ab` cannot be spawned here, or undefined. */
-export function abBinSkipReason(): string | undefined {
-  return existsSync(abBin) ? undefined : 'apps/cli/dist/bin.js is not built (pnpm --filter @agentbench/cli build)';
+/** Why the built `ab` cannot be spawned here (printed), or undefined; a failure under AGENTBENCH_REQUIRE_TOOLS=1 (CI builds it). */
+export function abBinSkipReason(fileName: string): string | undefined {
+  return skipUnlessRequired(fileName, existsSync(abBin) ? undefined : 'apps/cli/dist/bin.js is not built (pnpm --filter @agentbench/cli build)', 'AGENTBENCH_REQUIRE_TOOLS');
 }
 
 export interface AbExit {

@@ -7,7 +7,7 @@ import { abBinSkipReason, startAb } from './run-ab.js';
 import { copyToyTask } from './toy-tasks.js';
 import { useDockerScratch } from './use-docker-scratch.js';
 
-const skip = dockerSkipReason('run-resume.docker.test.ts') ?? abBinSkipReason();
+const skip = dockerSkipReason('run-resume.docker.test.ts') ?? abBinSkipReason('run-resume.docker.test.ts');
 
 interface Line {
   attempt_id?: string;

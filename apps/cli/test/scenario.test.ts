@@ -1,18 +1,18 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedFixturePath, sharedFixturesSkipReason } from '../../../test-support/shared-fixtures.js';
 import { runCli } from './run-cli.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const scenarios = path.join(root, 'fixtures/scenarios');
-// Real ElizaOS files, kept beside the repository (see ../shared/fixtures/README.md): their tests skip, visibly, without them.
-const eliza = path.resolve(root, '../shared/fixtures/eliza-scenarios');
-const hasEliza = existsSync(eliza);
-if (!hasEliza) console.warn(`[skipped] scenario.test.ts: the tests on real ElizaOS files (shared fixtures not found at ${eliza})`);
+// Real ElizaOS files, kept beside the repository (see ../shared/fixtures/README.md): their tests skip, visibly, without them
+// (and fail under AGENTBENCH_REQUIRE_SHARED_FIXTURES=1).
+const eliza = sharedFixturePath('eliza-scenarios');
+const hasEliza = sharedFixturesSkipReason('scenario.test.ts', 'eliza-scenarios') === undefined;
 
 describe('ab scenario run', () => {
   let server: FakeLlmServer;

@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { skipUnlessRequired } from '../../../test-support/skip-unless-required.js';
 import { runAgentCli } from './run-agent-cli.js';
 import { useScratchRepository } from './scratch-repository.js';
 
@@ -11,14 +12,9 @@ import { useScratchRepository } from './scratch-repository.js';
 const TASK_ID = 'cli_unwritable_out';
 const TEN_MEGABYTES = "head -c 10000000 /dev/zero | tr '\\0' a; exit 1";
 
-function rootSkipReason(): string | undefined {
-  if (process.getuid?.() === 0) return undefined;
-  // Root ignores permission bits, and only root mounts: a tiny or read-only file system needs root.
-  const reason = 'not root: mounting a 100 KB tmpfs and a read-only bind mount needs root';
-  console.warn(`[skipped] unwritable-out.docker.test.ts: ${reason}`);
-  return reason;
-}
-const skipReason = dockerSkipReason('unwritable-out.docker.test.ts') ?? rootSkipReason();
+// Root ignores permission bits, and only root mounts: a tiny or read-only file system needs root (CI runs as root).
+const notRoot = process.getuid?.() === 0 ? undefined : 'not root: mounting a 100 KB tmpfs and a read-only bind mount needs root';
+const skipReason = dockerSkipReason('unwritable-out.docker.test.ts') ?? skipUnlessRequired('unwritable-out.docker.test.ts', notRoot, 'AGENTBENCH_REQUIRE_ROOT');
 
 type Place = 'read-only' | 'full (100 KB)' | 'nearly full (2 MB, the test prints 10 MB)';
 const CAUSE: Record<Place, RegExp> = {

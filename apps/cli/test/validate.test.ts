@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedFixturePath, sharedFixturesSkipReason } from '../../../test-support/shared-fixtures.js';
 import { runCli } from './run-cli.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const sharedFixtures = path.resolve(repoRoot, '../shared/fixtures');
+const skipElizaScenarios = sharedFixturesSkipReason('validate.test.ts', 'eliza-scenarios') !== undefined;
 
 const validTask = `task_spec_version: "1.0"
 id: sample
@@ -90,8 +90,8 @@ describe('ab validate', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it.skipIf(!existsSync(sharedFixtures))('reports exactly the two invalid scenario fixtures', async () => {
-    const run = await runCli(['validate', path.join(sharedFixtures, 'eliza-scenarios')]);
+  it.skipIf(skipElizaScenarios)('reports exactly the two invalid scenario fixtures', async () => {
+    const run = await runCli(['validate', sharedFixturePath('eliza-scenarios')]);
     expect(run.exitCode).toBe(1);
     const invalid = run.stdout.split('\n').filter((line) => line.startsWith('invalid'));
     expect(invalid).toHaveLength(2);

@@ -10,7 +10,9 @@ import { PluginLoadError } from '../src/errors/plugin-load-error.js';
 import { PluginVersionError } from '../src/errors/plugin-version-error.js';
 import { loadPlugins, resolvePlugins } from '../src/plugins/load-plugins.js';
 import { createEvaluatorRegistry } from '../src/registry/evaluator-registry.js';
-import { brokenPluginDir, elizaScenariosDir, examplePluginDir, hasElizaScenarios } from './helpers/paths.js';
+import { brokenPluginDir, elizaScenariosDir, elizaScenariosSkipReason, examplePluginDir } from './helpers/paths.js';
+
+const skipElizaScenarios = elizaScenariosSkipReason('plugins.test.ts') !== undefined;
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
 
 let directory: TemporaryDirectory;
@@ -134,7 +136,7 @@ describe('plugins that fail to load stop the run', () => {
     expect((error as Error).message).toBe(`cannot load plugin "./nowhere" (listed in ${directory.path}): its path does not exist: ${path.join(directory.path, 'nowhere')} does not exist`);
   });
 
-  it.skipIf(!hasElizaScenarios)('reports the not-installed plugins of a real scenario file without throwing, and refuses to load them', async () => {
+  it.skipIf(skipElizaScenarios)('reports the not-installed plugins of a real scenario file without throwing, and refuses to load them', async () => {
     const loaded = await loadScenario(path.join(elizaScenariosDir, 'plugin-parsing-test.scenario.yaml'));
     const options = { baseDir: directory.path, scenarioFile: loaded.file, configFile: false as const };
     const resolutions = await resolvePlugins(loaded.scenario.plugins, options);

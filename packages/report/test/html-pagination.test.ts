@@ -7,12 +7,12 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticRun } from '../bench/write-synthetic-run.mjs';
 import { writeSuiteRun } from './helpers/write-artifacts.js';
+import { skipUnlessRequired } from '../../../test-support/skip-unless-required.js';
 import { readRunFolders, renderHtmlReport } from '../src/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const skip = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} not installed (scripts/setup.sh --with-test-tools)`;
-if (skip !== undefined) console.warn(`[skipped] html-pagination.test.ts: ${skip}`);
+const skip = skipUnlessRequired('html-pagination.test.ts', existsSync(CHROMIUM) ? undefined : `${CHROMIUM} not installed (scripts/setup.sh --with-test-tools)`, 'AGENTBENCH_REQUIRE_TOOLS');
 
 describe.skipIf(skip !== undefined)('the paginated attempts table, in headless Chromium', () => {
   let scratch: string;

@@ -12,6 +12,8 @@ import { loadTask, type LoadedTask } from '@agentbench/schemas';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateReport } from '../src/index.js';
+import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { skipUnlessRequired } from '../../../test-support/skip-unless-required.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = path.resolve(packageDir, '../..');
@@ -20,23 +22,9 @@ const CHROMIUM = '/usr/bin/chromium';
 // Debian's chromium driven by playwright-core: never a downloaded browser.
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-function skipReason(): string | undefined {
-  const reasons: string[] = [];
-  try {
-    execFileSync('docker', ['image', 'inspect', IMAGE], { stdio: 'pipe', timeout: 20_000 });
-  } catch {
-    reasons.push(`Docker engine or the runner image ${IMAGE} not available`);
-    if (process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but ${reasons[0]}`);
-  }
-  if (!existsSync(CHROMIUM)) {
-    reasons.push(`${CHROMIUM} not installed (apt-get install chromium)`);
-    if (process.env['AGENTBENCH_REQUIRE_TOOLS'] === '1') throw new Error(`AGENTBENCH_REQUIRE_TOOLS=1 but ${CHROMIUM} is missing`);
-  }
-  if (reasons.length === 0) return undefined;
-  console.warn(`[skipped] html-report.docker.test.ts: ${reasons.join('; ')}`);
-  return reasons.join('; ');
-}
-const skip = skipReason();
+const skip =
+  dockerSkipReason('html-report.docker.test.ts', IMAGE) ??
+  skipUnlessRequired('html-report.docker.test.ts', existsSync(CHROMIUM) ? undefined : `${CHROMIUM} not installed (scripts/setup.sh --with-test-tools)`, 'AGENTBENCH_REQUIRE_TOOLS');
 
 describe.skipIf(skip !== undefined)('the HTML report of real runs, in headless Chromium', () => {
   let scratch: string;

@@ -1,25 +1,24 @@
-import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FileValidationError, validateScenarioFile } from '@agentbench/schemas';
 import { describe, expect, it } from 'vitest';
 import { planScenario } from '../src/plan/plan-scenario.js';
 import { formatPlan } from '../src/plan/format-plan.js';
 import { runScenario } from '../src/run/run-scenario.js';
+import { casesOrSkipped, sharedFixturePath, sharedFixturesSkipReason } from '../../../test-support/shared-fixtures.js';
 
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/eliza-scenarios');
-// Kept beside the repository, not in it (see ../shared/fixtures/README.md): skipped, visibly, without them.
-const hasFixtures = existsSync(fixtures);
-if (!hasFixtures) console.warn(`[skipped] eliza-fixtures.test.ts: shared fixtures not found at ${fixtures}`);
-const files = hasFixtures ? (await readdir(fixtures)).filter((name) => name.endsWith('.scenario.yaml')).sort() : [];
+const fixtures = sharedFixturePath('eliza-scenarios');
+// Kept beside the repository, not in it (see ../shared/fixtures/README.md): skipped, visibly, without them
+// (failed under AGENTBENCH_REQUIRE_SHARED_FIXTURES=1).
+const skip = sharedFixturesSkipReason('eliza-fixtures.test.ts', 'eliza-scenarios');
+const files = skip === undefined ? (await readdir(fixtures)).filter((name) => name.endsWith('.scenario.yaml')).sort() : [];
 
-describe.skipIf(!hasFixtures)('the real ElizaOS scenario files', () => {
+describe.skipIf(skip !== undefined)('the real ElizaOS scenario files', () => {
   it('are all here', () => {
     expect(files.length).toBeGreaterThanOrEqual(32);
   });
 
-  for (const name of files) {
+  for (const name of casesOrSkipped(files, skip)) {
     it(`${name}: dry-runs when it parses, naming provider, agent and evaluators`, async () => {
       const file = path.join(fixtures, name);
       const validation = await validateScenarioFile(file);

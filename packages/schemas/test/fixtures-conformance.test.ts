@@ -11,7 +11,12 @@ import {
   validateScenarioFile,
   validateTaskFile,
 } from '../src/index.js';
-import { elizaScenariosDir, hasSharedFixtures, missingFixturesReason, pythonTasksDir } from './helpers/fixtures.js';
+import { casesOrSkipped, sharedFixturesSkipReason } from '../../../test-support/shared-fixtures.js';
+import { elizaScenariosDir, pythonTasksDir } from './helpers/fixtures.js';
+
+// Skipped with the reason printed (and each it.each showing one skipped case) without them; failed under
+// AGENTBENCH_REQUIRE_SHARED_FIXTURES=1.
+const skip = sharedFixturesSkipReason('fixtures-conformance.test.ts', 'eliza-scenarios', 'agentbench-py-tasks');
 
 /** Files meant to fail, with exactly the fields their errors must name. */
 const EXPECTED_FAILURES: Record<string, string[]> = {
@@ -19,8 +24,8 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'enhanced-demo.scenario.yaml': ['environment', 'judgment', 'character'],
 };
 
-describe.skipIf(!hasSharedFixtures)(hasSharedFixtures ? 'eliza scenario fixtures' : missingFixturesReason, () => {
-  const names = hasSharedFixtures ? readdirSync(elizaScenariosDir).sort() : [];
+describe.skipIf(skip !== undefined)('eliza scenario fixtures', () => {
+  const names = skip === undefined ? readdirSync(elizaScenariosDir).sort() : [];
   const scenarioNames = names.filter((name) => name.endsWith('.scenario.yaml'));
   const matrixNames = names.filter((name) => name.endsWith('.matrix.yaml'));
 
@@ -29,7 +34,7 @@ describe.skipIf(!hasSharedFixtures)(hasSharedFixtures ? 'eliza scenario fixtures
     expect(matrixNames).toEqual(['github-issue-analysis.matrix.yaml', 'simple-test.matrix.yaml']);
   });
 
-  it.each(scenarioNames.filter((name) => !(name in EXPECTED_FAILURES)))('loads %s', async (name) => {
+  it.each(casesOrSkipped(scenarioNames.filter((name) => !(name in EXPECTED_FAILURES)), skip))('loads %s', async (name) => {
     const loaded = await loadScenario(path.join(elizaScenariosDir, name));
     expect(loaded.scenario.run.length).toBeGreaterThan(0);
     expect(loaded.warnings.filter((issue) => issue.severity === 'error')).toEqual([]);
@@ -49,7 +54,7 @@ describe.skipIf(!hasSharedFixtures)(hasSharedFixtures ? 'eliza scenario fixtures
     expect(result.issues.find((issue) => issue.path === 'character')).toMatchObject({ line: 4, column: 1, message: expect.stringMatching(/^unknown field "character"/) });
   });
 
-  it.each(matrixNames)('loads matrix %s and reports its missing base scenario clearly', async (name) => {
+  it.each(casesOrSkipped(matrixNames, skip))('loads matrix %s and reports its missing base scenario clearly', async (name) => {
     const file = path.join(elizaScenariosDir, name);
     const loaded = await loadMatrix(file);
     expect(loaded.matrix.matrix.length).toBeGreaterThan(0);
@@ -67,7 +72,7 @@ describe.skipIf(!hasSharedFixtures)(hasSharedFixtures ? 'eliza scenario fixtures
   });
 });
 
-describe.skipIf(!hasSharedFixtures)(hasSharedFixtures ? 'agentbench python task fixtures' : missingFixturesReason, () => {
+describe.skipIf(skip !== undefined)('agentbench python task fixtures', () => {
   it('validates every task, warning (not failing) about the missing examples/toy_repo', async () => {
     for (const suite of ['custom-dev', 'swe-bench-lite-demo']) {
       for (const task of readdirSync(path.join(pythonTasksDir, suite))) {

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedFixturePath, sharedFixturesSkipReason } from '../../../../test-support/shared-fixtures.js';
 
 /** The monorepo root. */
 export const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
@@ -10,5 +10,9 @@ export const examplePluginDir = path.join(repoRoot, 'fixtures/plugins/evaluator-
 export const brokenPluginDir = path.join(repoRoot, 'fixtures/plugins/broken-plugin');
 
 /** Real ElizaOS scenario files, kept beside the repository (see ../shared/fixtures/README.md). */
-export const elizaScenariosDir = path.resolve(repoRoot, '../shared/fixtures/eliza-scenarios');
-export const hasElizaScenarios = existsSync(elizaScenariosDir);
+export const elizaScenariosDir = sharedFixturePath('eliza-scenarios');
+
+/** Why `fileName`'s tests on them are skipped (printed), or undefined; fails under AGENTBENCH_REQUIRE_SHARED_FIXTURES=1. */
+export function elizaScenariosSkipReason(fileName: string): string | undefined {
+  return sharedFixturesSkipReason(fileName, 'eliza-scenarios');
+}

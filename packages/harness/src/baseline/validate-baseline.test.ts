@@ -1,16 +1,17 @@
-import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { AttemptRecordSchema, loadTask } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedFixturePath, sharedFixturesSkipReason } from '../../../../test-support/shared-fixtures.js';
 import { makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
 import type { SandboxFactory } from '../attempt/sandbox-factory.js';
 import { validateBaseline } from './validate-baseline.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const sharedFixtures = path.resolve(here, '../../../../../shared/fixtures/agentbench-py-tasks');
+const sharedFixtures = sharedFixturePath('agentbench-py-tasks');
+const skipOriginalTask = sharedFixturesSkipReason('validate-baseline.test.ts', 'agentbench-py-tasks/custom-dev/toy_fail_pytest/task.yaml');
 const bundledTasks = path.resolve(here, '../../../../tasks/custom-dev');
 
 // No engine here: the sandbox cannot be created, and a git failure, found at the same time, must win.
@@ -25,7 +26,7 @@ describe('validateBaseline before the sandbox', () => {
     await rm(runDir, { recursive: true, force: true });
   });
 
-  it.skipIf(!existsSync(sharedFixtures))("records the original project's toy task (a broken submodule path) as GIT_CLONE_FAILED with a clear message", async () => {
+  it.skipIf(skipOriginalTask !== undefined)("records the original project's toy task (a broken submodule path) as GIT_CLONE_FAILED with a clear message", async () => {
     const loaded = await loadTask(path.join(sharedFixtures, 'custom-dev', 'toy_fail_pytest', 'task.yaml'));
     const outcome = await validateBaseline(loaded, { runDir, runId: 'run-original', createSandbox: noSandbox, mirrors: [] });
     const missing = path.join(sharedFixtures, 'custom-dev', 'toy_fail_pytest', 'examples', 'toy_repo');

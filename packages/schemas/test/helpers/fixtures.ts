@@ -1,17 +1,13 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedFixturePath } from '../../../../test-support/shared-fixtures.js';
 
 /** The monorepo root (/work/main in the dev container). */
 export const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 
 /** Real files from comparable projects, kept beside the repository (see ../shared/fixtures/README.md). */
-export const sharedFixturesDir = path.resolve(repoRoot, '../shared/fixtures');
-export const elizaScenariosDir = path.join(sharedFixturesDir, 'eliza-scenarios');
-export const pythonTasksDir = path.join(sharedFixturesDir, 'agentbench-py-tasks');
-
-export const hasSharedFixtures = existsSync(elizaScenariosDir) && existsSync(pythonTasksDir);
-export const missingFixturesReason = `shared fixtures not found at ${sharedFixturesDir}: conformance tests skipped`;
+export const elizaScenariosDir = sharedFixturePath('eliza-scenarios');
+export const pythonTasksDir = sharedFixturePath('agentbench-py-tasks');
 
 /** A task.yaml with every required field; tests change one thing at a time. */
 export const validTaskYaml = `task_spec_version: "1.0"

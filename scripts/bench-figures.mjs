@@ -1,4 +1,5 @@
 // Small helpers every benchmark shares: its whole-number flags and its percentiles.
+import { appendFileSync } from 'node:fs';
 
 /** `--name N` from the command line: a whole number ≥ 1, else `fallback`. */
 export function wholeNumberArgument(name, fallback) {
@@ -19,4 +20,42 @@ export function percentile(values, fraction) {
 /** Median, p95 and count of a list of durations. */
 export function summary(durations) {
   return { median: percentile(durations, 0.5), p95: percentile(durations, 0.95), runs: durations.length };
+}
+
+/**
+ * `pnpm bench --quick` (scripts/bench.mjs passes `--quick` on): every bench once with tiny sizes, to
+ * show it still runs (`pnpm test` runs it), not to measure anything.
+ */
+export const isQuick = process.argv.includes('--quick');
+
+/** `full` in a measuring run, `quick` under --quick. */
+export function sized(full, quick) {
+  return isQuick ? quick : full;
+}
+
+/**
+ * One figure of a bench, printed as before by the bench and also written (one JSON line) to the file
+ * AGENTBENCH_BENCH_FIGURES names, which `pnpm bench --json FILE` gathers into one document:
+ * `{ name, value, unit, baseline?: { name, value }, target? }`. `baseline` is the same-run measure the
+ * figure is read against; `target` the issue's goal in words ("< 5 ms").
+ */
+export function recordFigure(bench, figure) {
+  const value = Number.isFinite(figure.value) ? figure.value : null;
+  const baseline = figure.baseline === undefined ? undefined : { name: figure.baseline.name, value: Number.isFinite(figure.baseline.value) ? figure.baseline.value : null };
+  writeLine({ bench, figure: { ...figure, value, ...(baseline === undefined ? {} : { baseline }) } });
+}
+
+function writeLine(entry) {
+  const file = process.env.AGENTBENCH_BENCH_FIGURES;
+  if (file !== undefined && file !== '') appendFileSync(file, `${JSON.stringify(entry)}\n`);
+}
+
+/**
+ * A bench that cannot run here (no engine, no image, no Chromium): prints why and records it, unless
+ * the variable CI sets for it (AGENTBENCH_REQUIRE_DOCKER, AGENTBENCH_REQUIRE_TOOLS) is 1: then it throws.
+ */
+export function skipBench(bench, reason, variable) {
+  if (process.env[variable] === '1') throw new Error(`${variable}=1 but ${reason}`);
+  console.log(`${bench} skipped: ${reason}`);
+  writeLine({ bench, skipped: reason });
 }

@@ -6,13 +6,16 @@
 //      waiting for the agent's and the simulator's answers (as the LLM client timed them), per turn
 //      (median of 5 conversations of 20 turns). Target: under 10 ms per turn;
 //   3. the cost of one mock matcher in the isolated script runner (worker + vm) next to a bare in-process vm.
-// Prints a table with PASS/FAIL against the target and always exits 0: timings vary by machine.
+// Prints a table with PASS/FAIL against the target; exits 0 whatever the timings (they vary by machine), 1 on
+// an exception. --quick: every part once with tiny sizes (pnpm test runs it).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { startFakeLlmServer } from '@agentbench/fake-llm-server';
-import { IsolatedScriptRunner, runScenario } from '../dist/index.js';
+import { runScenario } from '../dist/index.js';
+import { IsolatedScriptRunner } from '../dist/bench-entry.js';
+import { recordFigure, sized } from '../../../scripts/bench-figures.mjs';
 
 const TURN_OVERHEAD_TARGET_MS = 10;
 const folder = await mkdtemp(path.join(tmpdir(), 'scenario-bench-'));
@@ -28,7 +31,7 @@ await writeFile(
   singleTurn,
   ['name: Bench single turn', 'description: one input step', 'environment: { type: local }', 'run:', '  - input: Hello', '    evaluations: [{ type: string_contains, value: Hello }]', 'judgment: { strategy: all_pass }'].join('\n'),
 );
-const TURNS = 20;
+const TURNS = sized(20, 2);
 const conversation = path.join(folder, 'conversation.scenario.yaml');
 await writeFile(
   conversation,
@@ -69,7 +72,7 @@ async function turnOverhead() {
   // Our overhead = the conversation's wall time minus the time spent waiting for the agent's and the
   // simulator's answers (each LLM response's own duration, as the client measured it), per turn.
   const samples = [];
-  for (let index = 0; index < 5; index += 1) {
+  for (let index = 0; index < sized(5, 1); index += 1) {
     const result = await runScenario(conversation, { llm, writeResult: false, seed: index });
     const step = result.steps[0];
     if (!result.passed || step?.conversation === undefined) throw new Error(`the bench conversation did not pass: ${result.judgment.reason}`);
@@ -88,7 +91,7 @@ async function turnOverhead() {
 async function matcherCost() {
   const scope = { args: ['elizaos/eliza'], input: { labels: ['bug'], state: 'open' }, context: {} };
   const runner = new IsolatedScriptRunner();
-  const calls = 300;
+  const calls = sized(300, 3);
   await runner.run({ kind: 'matcher', source: "input.labels.includes('bug')", scope, seed: 1, label: 'warm-up' });
   let started = performance.now();
   for (let index = 0; index < calls; index += 1) await runner.run({ kind: 'matcher', source: "input.labels.includes('bug')", scope, seed: index, label: 'bench' });
@@ -106,9 +109,9 @@ async function matcherCost() {
 
 const rows = [];
 try {
-  await throughput(1, 3); // warm-up: module loading, sql.js, first sandbox
-  const serial = await throughput(1, 20);
-  const parallel = await throughput(4, 40);
+  await throughput(1, sized(3, 1)); // warm-up: module loading, sql.js, first sandbox
+  const serial = await throughput(1, sized(20, 2));
+  const parallel = await throughput(4, sized(40, 4));
   rows.push(['single-turn scenarios/s, --parallel 1', serial.perSecond.toFixed(1), 'report', serial.failures === 0 ? 'ok' : `${serial.failures} failed`]);
   rows.push(['single-turn scenarios/s, --parallel 4', parallel.perSecond.toFixed(1), 'report', parallel.failures === 0 ? 'ok' : `${parallel.failures} failed`]);
   const turn = await turnOverhead();
@@ -118,6 +121,11 @@ try {
   const matcher = await matcherCost();
   rows.push(['mock matcher, worker + vm (ms/call)', matcher.worker.toFixed(3), 'report', '']);
   rows.push(['mock matcher, bare in-process vm (ms/call)', matcher.bare.toFixed(3), 'baseline', '']);
+  if (serial.failures + parallel.failures > 0) throw new Error(`${serial.failures + parallel.failures} bench scenarios failed`);
+  const bench = 'scenario';
+  recordFigure(bench, { name: 'single-turn scenarios per second, --parallel 4', value: parallel.perSecond, unit: '1/s', baseline: { name: '--parallel 1', value: serial.perSecond } });
+  recordFigure(bench, { name: 'runner overhead per conversation turn', value: turn.overhead, unit: 'ms', baseline: { name: 'turn wall time', value: turn.perTurn }, target: `< ${TURN_OVERHEAD_TARGET_MS} ms` });
+  recordFigure(bench, { name: 'mock matcher, worker + vm, per call', value: matcher.worker, unit: 'ms', baseline: { name: 'bare in-process vm', value: matcher.bare } });
 } finally {
   await server.close();
   await rm(folder, { recursive: true, force: true });
@@ -127,4 +135,3 @@ const widths = [46, 10, 10, 12];
 const line = (cells) => cells.map((cell, index) => String(cell).padEnd(widths[index])).join(' ');
 console.log(line(['scenario-runner', 'value', 'target', 'verdict']));
 for (const row of rows) console.log(line(row));
-process.exitCode = 0;

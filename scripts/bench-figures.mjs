@@ -1,5 +1,6 @@
 // Small helpers every benchmark shares: its whole-number flags and its percentiles.
 import { appendFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 
 /** `--name N` from the command line: a whole number ≥ 1, else `fallback`. */
 export function wholeNumberArgument(name, fallback) {
@@ -58,4 +59,18 @@ export function skipBench(bench, reason, variable) {
   if (process.env[variable] === '1') throw new Error(`${variable}=1 but ${reason}`);
   console.log(`${bench} skipped: ${reason}`);
   writeLine({ bench, skipped: reason });
+}
+
+/**
+ * True (after skipBench) when there is no Docker engine or no runner image here; false when the bench
+ * can run. Under AGENTBENCH_REQUIRE_DOCKER=1 (CI) a missing engine or image throws instead.
+ */
+export function isSkippedWithoutDocker(bench, image = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0') {
+  try {
+    execFileSync('docker', ['image', 'inspect', image], { stdio: 'pipe', timeout: 20_000 });
+    return false;
+  } catch {
+    skipBench(bench, `Docker engine not reachable or runner image ${image} missing (docker/py-runner/build-offline.sh builds it)`, 'AGENTBENCH_REQUIRE_DOCKER');
+    return true;
+  }
 }

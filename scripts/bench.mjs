@@ -76,7 +76,8 @@ function main(argv) {
       if (options.only.length > 0 && !options.only.some((name) => relative.includes(name))) continue;
       const file = path.join(root, relative);
       if (!existsSync(file)) {
-        console.log(`skip ${relative}: not found`);
+        console.log(`=== ${relative} FAILED: not found (moved? update BENCHES in scripts/bench.mjs)`);
+        failures += 1;
         continue;
       }
       console.log(`\n=== ${relative}${options.isQuick ? ' (--quick)' : ''}`);

@@ -3,7 +3,7 @@
 # fixture repositories, Docker engine, bubblewrap, ripgrep and the offline runner image.
 # Idempotent: a second run only checks and is quick.
 # Usage: scripts/setup.sh [--no-docker] [--with-test-tools] [--with-gvisor]
-#   --with-test-tools  also installs what the report tests use (Debian's chromium, xmllint)
+#   --with-test-tools  also installs what the tests and `pnpm bench --quick` use (Debian's chromium, xmllint, GNU time, chattr)
 #   --with-gvisor      also installs gVisor (Debian's runsc) and registers it with dockerd as the
 #                      runtime "runsc", without network (scripts/setup-gvisor.sh; SIGHUP, no restart)
 set -euo pipefail
@@ -37,6 +37,9 @@ fi
 if [ "$want_test_tools" = 1 ]; then
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   command -v xmllint >/dev/null || missing+=(libxml2-utils)
+  # GNU time (the bad-inputs bench) and chattr (the kept-workspace sanitiser's immutable-file test).
+  [ -x /usr/bin/time ] || missing+=(time)
+  command -v chattr >/dev/null || missing+=(e2fsprogs)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   log "installing ${missing[*]} from apt"

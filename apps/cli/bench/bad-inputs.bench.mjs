@@ -7,7 +7,8 @@
 // (the CLI's start). Then the largest inputs the limits still let through, generated here in the shapes
 // that cost the YAML parser most (list items, `key: value` lines, a flow list of wrong values, alias
 // copies, one long quoted value): they show what the limits bound.
-// Reports and always exits 0: timings vary by machine and load.
+// Reports and exits 0 whatever the timings (they vary by machine and load), 1 on an exception. Every input
+// runs once, so --quick changes nothing here.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_ALIAS_EXPANSION, MAX_INPUT_FILE_BYTES, MAX_YAML_TOKENS, parseYamlSource } from '@agentbench/schemas';
 import { generateBadInputs } from '../../../fixtures/bad-inputs/generate.mjs';
+import { recordFigure, skipBench } from '../../../scripts/bench-figures.mjs';
 
 const TIME_TARGET_SECONDS = 2;
 const MEMORY_TARGET_MB = 200;
@@ -25,11 +27,11 @@ const ab = path.join(root, 'apps/cli/dist/bin.js');
 const time = '/usr/bin/time';
 
 if (!existsSync(time)) {
-  console.log(`skip: ${time} not found (GNU time: apt-get install -y time)`);
+  skipBench('bad-inputs', `${time} not found (GNU time: apt-get install -y time)`, 'AGENTBENCH_REQUIRE_TOOLS');
   process.exit(0);
 }
 if (!existsSync(ab)) {
-  console.log(`skip: ${ab} not built (pnpm build)`);
+  skipBench('bad-inputs', `${ab} not built (pnpm build)`, 'AGENTBENCH_REQUIRE_TOOLS');
   process.exit(0);
 }
 
@@ -90,4 +92,8 @@ const line = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(
 console.log(line(header));
 for (const cells of rows) console.log(line(cells));
 const failed = rows.filter((cells) => cells[4] === 'FAIL' || cells[4] === 'KILLED');
+const targeted = rows.filter((cells) => cells[4] !== 'baseline');
+const start = rows[1];
+recordFigure('bad-inputs', { name: 'ab validate of a bad input, slowest', value: Math.max(...targeted.map((cells) => Number(cells[2]))), unit: 's', baseline: { name: 'ab validate of a valid task', value: Number(start[2]) }, target: `< ${TIME_TARGET_SECONDS} s` });
+recordFigure('bad-inputs', { name: 'ab validate of a bad input, largest peak memory', value: Math.max(...targeted.map((cells) => Number(cells[3]))), unit: 'MB', baseline: { name: 'ab validate of a valid task', value: Number(start[3]) }, target: `< ${MEMORY_TARGET_MB} MB` });
 console.log(`\n${rows.filter((cells) => cells[4] !== 'baseline').length} inputs, ${failed.length} over a target${failed.length > 0 ? `: ${failed.map((cells) => cells[0]).join(', ')}` : ''}`);

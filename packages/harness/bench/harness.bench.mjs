@@ -5,9 +5,10 @@
 // setNetwork, dispose); and for agent attempts (the scripted agents of the suite, baseline
 // skipped) the extra time of the final verdict stage (diff, fresh post-setup sandbox, tests)
 // beside the attempt's total. Prints a table with PASS/FAIL against the targets; it reports and
-// always exits 0 (timings vary by machine). Leaves no container behind.
+// exits 0 whatever the timings (they vary by machine), 1 on an exception. Leaves no container behind.
+// --quick: one suite run at -j 4 (standing for -j 1 too) and one agent attempt: it runs, it measures nothing.
 //
-//   node packages/harness/bench/harness.bench.mjs
+//   node packages/harness/bench/harness.bench.mjs [--quick]
 //
 // Imports the built package (../dist/index.js): run `pnpm --filter @agentbench/harness build` first
 // (`pnpm bench` does).
@@ -19,12 +20,13 @@ import { fileURLToPath } from 'node:url';
 import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
 import { RepoCache, runAgentAttempt, validateSuite } from '../dist/index.js';
+import { isQuick, isSkippedWithoutDocker, recordFigure, sized } from '../../../scripts/bench-figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, '../../..');
 const targets = { overheadShare: 0.05, speedup: 1.6, verdictShare: 0.2 };
-const AGENT_TASKS = ['toy_fail_pytest', 'toy_one_liner'];
-const AGENT_REPEATS = 3;
+const AGENT_TASKS = sized(['toy_fail_pytest', 'toy_one_liner'], ['toy_fail_pytest']);
+const AGENT_REPEATS = sized(3, 1);
 
 function median(values) {
   const sorted = [...values].sort((left, right) => left - right);
@@ -54,20 +56,15 @@ async function runSuite(concurrency, root) {
   return { result, wallMs, left: left.length };
 }
 
-try {
-  execFileSync('docker', ['image', 'inspect', 'agentbench/py-runner:0.1.0'], { stdio: 'pipe' });
-} catch {
-  console.log('skip: Docker or the runner image agentbench/py-runner:0.1.0 is not available');
-  process.exit(0);
-}
+if (isSkippedWithoutDocker('harness')) process.exit(0);
 execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
 
 const root = mkdtempSync(path.join(tmpdir(), 'agentbench-harness-bench-'));
 try {
   // A first run warms the image and the page cache, so -j 1 is not charged for it.
-  await runSuite(4, root);
-  const sequential = await runSuite(1, root);
+  if (!isQuick) await runSuite(4, root);
   const parallel = await runSuite(4, root);
+  const sequential = isQuick ? parallel : await runSuite(1, root);
 
   const attempts = sequential.result.tasks.flatMap((task) => (task.outcome ? [task.outcome] : []));
   const lines = attempts.map((outcome) => {
@@ -113,6 +110,10 @@ try {
   console.log(row(['task', 'passed', 'total', 'final stage', 'share'], verdictWidths));
   for (const line of verdictLines) console.log(row([line.taskId, String(line.passed), `${line.totalMs.toFixed(0)} ms`, `${line.verdictMs.toFixed(0)} ms`, `${(line.share * 100).toFixed(1)}%`], verdictWidths));
   const verdictShare = median(verdictLines.map((line) => line.share));
+  recordFigure('harness', { name: 'custom-dev wall time, -j 4', value: parallel.wallMs / 1000, unit: 's', baseline: { name: '-j 1', value: sequential.wallMs / 1000 }, target: `-j 1 / -j 4 ≥ ${targets.speedup}` });
+  recordFigure('harness', { name: 'harness overhead per attempt, median share', value: medianShare * 100, unit: '%', target: `< ${targets.overheadShare * 100} %` });
+  recordFigure('harness', { name: 'harness overhead per attempt, worst share', value: Math.max(...lines.map((line) => line.share)) * 100, unit: '%' });
+  recordFigure('harness', { name: 'final verdict stage share of an agent attempt, median', value: verdictShare * 100, unit: '%', target: `< ${targets.verdictShare * 100} %` });
   console.log(row(['final stage share of an agent attempt (median)', `${(verdictShare * 100).toFixed(1)}%`, `< ${targets.verdictShare * 100}%`, verdictShare < targets.verdictShare ? 'PASS' : 'FAIL'], [46, 10, 8, 6]));
 } finally {
   rmSync(root, { recursive: true, force: true });

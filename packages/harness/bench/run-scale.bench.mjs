@@ -10,9 +10,10 @@
 //   3. the scheduler's own overhead per attempt: runScheduled over 100 no-op items against a plain
 //      loop over them (target < 5 ms per item), and a whole runAgentRun over the 100-task suite
 //      with a no-op attempt (plan, run.json, attempts.jsonl appended and fsynced per try).
-// Reports, always exits 0 (timings vary by machine). Leaves no container behind.
+// Reports, exits 0 whatever the timings (they vary by machine) and 1 on an exception. Leaves no
+// container behind. --quick: real attempts over the first task only (as RUN_SCALE_TASKS=1).
 //
-//   node packages/harness/bench/run-scale.bench.mjs
+//   node packages/harness/bench/run-scale.bench.mjs [--quick]
 //
 // Imports the built packages: `pnpm --filter @agentbench/harness build` and `pnpm --filter @agentbench/cli build` first.
 import { execFileSync, spawn } from 'node:child_process';
@@ -23,12 +24,13 @@ import { fileURLToPath } from 'node:url';
 import { listManagedContainers } from '@agentbench/sandbox';
 import { runScheduled } from '@agentbench/scheduler';
 import { runAgentRun } from '../dist/index.js';
+import { isSkippedWithoutDocker, recordFigure, sized } from '../../../scripts/bench-figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, '../../..');
 const cliBin = path.join(repositoryRoot, 'apps/cli/dist/bin.js');
 const SUITE_SIZE = 100;
-const realTasks = Math.min(SUITE_SIZE, Number(process.env.RUN_SCALE_TASKS ?? SUITE_SIZE));
+const realTasks = Math.min(SUITE_SIZE, Number(process.env.RUN_SCALE_TASKS ?? sized(SUITE_SIZE, 1)));
 const targets = { schedulerMsPerItem: 5, peakRssMb: 300 };
 
 function row(cells, widths) {
@@ -130,6 +132,7 @@ async function noOpRun(tasksDir, suite, root) {
   return { attempts: run.progress.done, msPerAttempt: ms / Math.max(1, run.progress.done) };
 }
 
+if (isSkippedWithoutDocker('run-scale')) process.exit(0);
 const root = mkdtempSync(path.join(tmpdir(), 'ab-run-scale-'));
 try {
   execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
@@ -158,6 +161,10 @@ try {
   console.log(row(['scheduler ms per item (100 no-op items)', overhead.scheduledMsPerItem.toFixed(4), `loop: ${overhead.loopMsPerItem.toFixed(4)}`, `< ${targets.schedulerMsPerItem} ${overhead.scheduledMsPerItem - overhead.loopMsPerItem < targets.schedulerMsPerItem ? 'PASS' : 'FAIL'}`], widths));
   // Not the scheduler's figure: the whole run's bookkeeping per attempt (try folder, one fsynced append), beside a real attempt's tens of seconds.
   console.log(row([`runAgentRun ms per no-op attempt (${noop.attempts})`, noop.msPerAttempt.toFixed(2), `real attempt at -j 1: ${(60_000 / j1.perMinute).toFixed(0)}`, '-'], widths));
+  recordFigure('run-scale', { name: 'attempts per minute, -j 4', value: j4.perMinute, unit: '1/min', baseline: { name: '-j 1', value: j1.perMinute } });
+  recordFigure('run-scale', { name: 'attempts per minute, -j auto via the CLI', value: (autoDone / auto.seconds) * 60, unit: '1/min', baseline: { name: '-j 1', value: j1.perMinute } });
+  recordFigure('run-scale', { name: 'scheduler time per item (100 no-op items)', value: overhead.scheduledMsPerItem, unit: 'ms', baseline: { name: 'plain loop', value: overhead.loopMsPerItem }, target: `< ${targets.schedulerMsPerItem} ms over the loop` });
+  recordFigure('run-scale', { name: 'CLI peak RSS, -j auto run', value: auto.peakMb, unit: 'MB', baseline: { name: 'ab --version', value: idle.peakMb }, target: `< ${targets.peakRssMb} MB` });
   console.log(row(['CLI peak RSS MB (-j auto run)', auto.peakMb.toFixed(1), `ab --version: ${idle.peakMb.toFixed(1)}`, `< ${targets.peakRssMb} ${auto.peakMb < targets.peakRssMb ? 'PASS' : 'FAIL'}`], widths));
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // Benchmark of WorkTreeSnapshots (host git over a sandbox-written work tree, with the harness's
 // own git directory) on the toy repository, beside a plain `git status` in the same run.
 //
-//   node packages/harness/bench/snapshots.bench.mjs
+//   node packages/harness/bench/snapshots.bench.mjs [--quick]
 //
 // Imports the built package (../dist/index.js): `pnpm bench` builds it first.
 import { execFileSync } from 'node:child_process';
@@ -11,12 +11,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkTreeSnapshots } from '../dist/index.js';
+import { recordFigure, sized } from '../../../scripts/bench-figures.mjs';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture-repos.mjs'), '--quiet'], { stdio: 'pipe' });
 const source = path.join(repositoryRoot, 'fixtures/repos/toy_repo.git');
 const scratch = mkdtempSync(path.join(tmpdir(), 'agentbench-snapshots-bench-'));
-const RUNS = 15;
+const RUNS = sized(15, 1);
 try {
   const workTree = path.join(scratch, 'workspace', 'repo');
   execFileSync('git', ['clone', '-q', source, workTree]);
@@ -39,6 +40,7 @@ try {
   console.log(`WorkTreeSnapshots.create              ${median(times.create).toFixed(1)} ms`);
   console.log(`WorkTreeSnapshots.snapshot            ${median(times.snapshot).toFixed(1)} ms`);
   console.log(`plain git status in the tree (baseline) ${median(times.status).toFixed(1)} ms`);
+  for (const step of ['create', 'snapshot']) recordFigure('snapshots', { name: `WorkTreeSnapshots.${step}, median`, value: median(times[step]), unit: 'ms', baseline: { name: 'plain git status in the tree', value: median(times.status) } });
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

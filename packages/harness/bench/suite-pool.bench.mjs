@@ -5,10 +5,10 @@
 // created cold, the baseline), in one process. Each attempt takes two sandboxes (its own and its
 // verdict's). Prints per run: wall time, the median and p95 time from request to sandbox ready
 // (the pool's own count, warm and cold alike), warm and cold takes, and the attempts that passed
-// (a setup that timed out on a loaded machine shows there, not as a faster run). Reports, always
-// exits 0; leaves no container behind.
+// (a setup that timed out on a loaded machine shows there, not as a faster run). Reports, exits 0
+// whatever the timings and 1 on an exception; leaves no container behind. --quick: one task, one repeat.
 //
-//   node packages/harness/bench/suite-pool.bench.mjs [--runs 2]
+//   node packages/harness/bench/suite-pool.bench.mjs [--runs 2] [--quick]
 //
 // Imports the built package: `pnpm --filter @agentbench/harness build` first.
 import { execFileSync } from 'node:child_process';
@@ -19,10 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
 import { RepoCache, runAgentRun } from '../dist/index.js';
-import { wholeNumberArgument as argument, percentile } from '../../../scripts/bench-figures.mjs';
+import { wholeNumberArgument as argument, isSkippedWithoutDocker, percentile, recordFigure, sized } from '../../../scripts/bench-figures.mjs';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const TASK_IDS = ['toy_fail_pytest', 'toy_one_liner'];
+const TASK_IDS = sized(['toy_fail_pytest', 'toy_one_liner'], ['toy_fail_pytest']);
 
 function ms(value) {
   return Number.isNaN(value) ? '-' : `${value.toFixed(1)} ms`;
@@ -76,10 +76,12 @@ export async function runSuitePoolBench({ runs = 2, log = console.log } = {}) {
   const [cold, warm] = figures;
   if (cold !== undefined && warm !== undefined) {
     log(`the pool: wall time ${((warm.wallMs / cold.wallMs) * 100).toFixed(0)}% of the cold run's, sandbox ready ${ms(warm.readyMedian)} median against ${ms(cold.readyMedian)}`);
+    recordFigure('suite-pool', { name: 'ab run wall time with the run’s pool', value: warm.wallMs / 1000, unit: 's', baseline: { name: 'without pool (every sandbox cold)', value: cold.wallMs / 1000 }, target: 'never slower than without' });
+    recordFigure('suite-pool', { name: 'sandbox ready with the run’s pool, median', value: warm.readyMedian, unit: 'ms', baseline: { name: 'without pool', value: cold.readyMedian } });
   }
   return figures;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await runSuitePoolBench({ runs: argument('runs', 2) });
+  if (!isSkippedWithoutDocker('suite-pool')) await runSuitePoolBench({ runs: argument('runs', sized(2, 1)) });
 }

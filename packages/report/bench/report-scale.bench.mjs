@@ -4,10 +4,10 @@
 // CLI, a process of its own), the HTML's size (and bytes per record), and in headless Chromium
 // (Debian's /usr/bin/chromium driven by playwright-core) the page's first paint and first
 // contentful paint, and the time of three interactions: a text filter, a sort, the next page.
-// Targets (issue 15): build < 5 s and HTML < 15 MB at 10,000 records. It reports and always
-// exits 0 (timings vary by machine).
+// Targets (issue 15): build < 5 s and HTML < 15 MB at 10,000 records. It reports and exits 0
+// whatever the timings (they vary by machine), 1 on an exception. --quick: 10 and 100 records.
 //
-//   node packages/report/bench/report-scale.bench.mjs
+//   node packages/report/bench/report-scale.bench.mjs [--quick]
 //
 // Uses the built CLI (apps/cli/dist/bin.js): run `pnpm --filter @agentbench/report build` and
 // `pnpm --filter @agentbench/cli build` first (`pnpm bench` runs against built packages).
@@ -17,6 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeSyntheticRun } from './write-synthetic-run.mjs';
+import { recordFigure, sized, skipBench } from '../../../scripts/bench-figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, '../../..');
@@ -24,7 +25,7 @@ const cli = path.join(repositoryRoot, 'apps/cli/dist/bin.js');
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const targets = { buildMs: 5_000, htmlBytes: 15 * 1024 * 1024 };
-const SIZES = [100, 10_000];
+const SIZES = sized([100, 10_000], [10, 100]);
 
 function row(cells, widths) {
   return cells.map((cell, index) => String(cell).padEnd(widths[index])).join('  ').trimEnd();
@@ -83,7 +84,7 @@ async function measurePage(browser, file) {
 const scratch = mkdtempSync(path.join(tmpdir(), 'ab-report-scale-'));
 try {
   if (!existsSync(cli)) {
-    console.log(`skip: ${cli} not built (pnpm --filter @agentbench/cli build)`);
+    skipBench('report-scale', `${cli} not built (pnpm --filter @agentbench/cli build)`, 'AGENTBENCH_REQUIRE_TOOLS');
   } else {
     const results = [];
     for (const count of SIZES) {
@@ -101,6 +102,7 @@ try {
         await browser.close();
       }
     } else {
+      if (process.env.AGENTBENCH_REQUIRE_TOOLS === '1') throw new Error(`AGENTBENCH_REQUIRE_TOOLS=1 but ${CHROMIUM} is not installed`);
       console.log(`note: ${CHROMIUM} not installed (scripts/setup.sh --with-test-tools): page timings skipped`);
     }
     const widths = [26, 16, 16];
@@ -118,6 +120,12 @@ try {
     line('filter (text)', (result) => formatMs(result.filterMs));
     line('sort (duration)', (result) => formatMs(result.sortMs));
     line('next page', (result) => formatMs(result.nextPageMs));
+    const figure = (name, key, unit, scale, target) =>
+      recordFigure('report-scale', { name: `${name}, ${large.count} records`, value: large[key] / scale, unit, baseline: { name: `${baseline.count} records`, value: baseline[key] / scale }, ...(target === undefined ? {} : { target }) });
+    figure('ab report wall time', 'buildMs', 'ms', 1, `< ${targets.buildMs} ms`);
+    figure('ab report CPU time', 'cpuMs', 'ms', 1);
+    figure('HTML size', 'htmlBytes', 'MB', 1024 * 1024, `< ${targets.htmlBytes / 1024 / 1024} MB`);
+    figure('first contentful paint', 'firstContentfulPaintMs', 'ms', 1);
     const verdict = (isMet) => (isMet ? 'PASS' : 'FAIL');
     console.log(`build ${verdict(large.buildMs < targets.buildMs)} · size ${verdict(large.htmlBytes < targets.htmlBytes)} (at ${large.count} records)`);
   }

@@ -4,15 +4,16 @@
 // cold (DockerSandbox.create) and the engine's own create+start floor (a bare container, no
 // executor, no workspace), all in one run. Also prints where a take spends its time (hand-out
 // vs first command) and the memory a warm sandbox holds (the engine's stats API: cgroup usage,
-// and usage less the page cache). Reports and always exits 0; leaves no container behind.
+// and usage less the page cache). Reports and exits 0 whatever the timings, 1 on an exception; leaves
+// no container behind.
 //
-//   node packages/sandbox/bench/pool.bench.mjs [--takes 20] [--colds 10]
+//   node packages/sandbox/bench/pool.bench.mjs [--takes 20] [--colds 10] [--quick]
 //
 // Imports the built package (../dist/index.js); AGENTBENCH_SANDBOX_MODULE may point at another build.
 import { fileURLToPath } from 'node:url';
 import Dockerode from 'dockerode';
 import { measureEngineFloor } from './engine-floor.mjs';
-import { wholeNumberArgument as argument, percentile, summary } from '../../../scripts/bench-figures.mjs';
+import { wholeNumberArgument as argument, isSkippedWithoutDocker, percentile, recordFigure, sized, summary } from '../../../scripts/bench-figures.mjs';
 
 const image = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const toyRepo = fileURLToPath(new URL('../../../fixtures/toy_repo', import.meta.url));
@@ -115,9 +116,12 @@ export async function runPoolBench({ takes = 20, colds = 10, log = console.log }
   log(`memory a warm sandbox holds (max of ${figures.warmMemory.sandboxes}): ${mib(figures.warmMemory.usage)} cgroup usage, ${mib(figures.warmMemory.withoutCache)} without the inactive page cache`);
   const verdict = figures.warm.median <= target.takeMedianMs ? 'PASS' : 'FAIL';
   log(`target: warm take → first command median ≤ ${target.takeMedianMs} ms: ${verdict} (${ms(figures.warm.median)}; cold ${ms(figures.cold.median)}, engine floor ${ms(figures.engineFloor.median)})`);
+  recordFigure('pool', { name: 'warm take → first command, median', value: figures.warm.median, unit: 'ms', baseline: { name: 'cold DockerSandbox.create + command', value: figures.cold.median }, target: `≤ ${target.takeMedianMs} ms` });
+  recordFigure('pool', { name: 'engine floor: bare create+start, median', value: figures.engineFloor.median, unit: 'ms' });
+  recordFigure('pool', { name: 'memory a warm sandbox holds, without the inactive page cache', value: figures.warmMemory.withoutCache / 1024 / 1024, unit: 'MiB' });
   return figures;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await runPoolBench({ takes: argument('takes', 20), colds: argument('colds', 10) });
+  if (!isSkippedWithoutDocker('pool', image)) await runPoolBench({ takes: argument('takes', sized(20, 1)), colds: argument('colds', sized(10, 1)) });
 }

@@ -4,10 +4,10 @@
 // executor), the `docker exec` CLI, a raw container create+start, and a bare `bwrap`
 // spawn. DockerSandbox.create is timed cold (the engine makes the network namespace) and
 // joining a started network holder (what suites do). Prints a table with the targets and
-// PASS/FAIL per line; it reports and always exits 0 (timings vary by machine). Leaves no
-// container behind.
+// PASS/FAIL per line; it reports and exits 0 whatever the timings (they vary by machine), 1 on an
+// exception. Leaves no container behind.
 //
-//   node packages/sandbox/bench/sandbox.bench.mjs [--runs 200]
+//   node packages/sandbox/bench/sandbox.bench.mjs [--runs 200] [--quick]
 //
 // Imports the built package (../dist/index.js); AGENTBENCH_SANDBOX_MODULE may point at
 // another build of it.
@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import Dockerode from 'dockerode';
 import { measureEngineFloor } from './engine-floor.mjs';
-import { percentile, summary } from '../../../scripts/bench-figures.mjs';
+import { percentile, recordFigure, sized, skipBench, summary } from '../../../scripts/bench-figures.mjs';
 
 const defaultImage = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const targets = { medianMs: 15, bwrapMedianMs: 12, commandsPerSecond: 100, startMs: 400 };
@@ -113,7 +113,7 @@ export async function runSandboxBench({ log = console.log, runs = 200, image = d
 
     const creates = [];
     const disposals = [];
-    for (let index = 0; index < 10; index++) {
+    for (let index = 0; index < sized(10, 1); index++) {
       let created;
       creates.push(...(await timeEach(1, async () => (created = await DockerSandbox.create({ image, labels })))));
       disposals.push(...(await timeEach(1, () => created.dispose())));
@@ -124,7 +124,7 @@ export async function runSandboxBench({ log = console.log, runs = 200, image = d
     const pool = new NetworkHolderPool({ docker, labels });
     try {
       const warmCreates = [];
-      for (let index = 0; index < 10; index++) {
+      for (let index = 0; index < sized(10, 1); index++) {
         await pool.warm(image);
         let created;
         warmCreates.push(...(await timeEach(1, async () => (created = await DockerSandbox.create({ image, labels }, { networkHolders: pool })))));
@@ -134,7 +134,7 @@ export async function runSandboxBench({ log = console.log, runs = 200, image = d
     } finally {
       await pool.dispose();
     }
-    const { starts: rawStarts, lifecycles } = await measureEngineFloor({ docker, image, runId, runs: 10, taskId: 'bench-raw' });
+    const { starts: rawStarts, lifecycles } = await measureEngineFloor({ docker, image, runId, runs: sized(10, 1), taskId: 'bench-raw' });
     figures.rawContainerStart = summary(rawStarts);
     figures.rawContainerLifecycle = summary(lifecycles);
 
@@ -201,18 +201,28 @@ export async function runSandboxBench({ log = console.log, runs = 200, image = d
   }
   log('');
   log(`speed-up over a raw engine exec: ${(figures.rawEngineExec.median / figures.sandboxExec.median).toFixed(1)}x (median)`);
+  const ms = (name, figure, baselineName, baseline, target) => recordFigure('sandbox', { name, value: figure.median, unit: 'ms', baseline: { name: baselineName, value: baseline.median }, ...(target === undefined ? {} : { target }) });
+  ms('DockerSandbox exec ["true"], median', figures.sandboxExec, 'raw Engine API exec', figures.rawEngineExec, `≤ ${targets.medianMs} ms`);
+  ms('DockerSandbox.create, median', figures.sandboxCreate, 'raw container create+start', figures.rawContainerStart, `≤ ${targets.startMs} ms`);
+  ms('DockerSandbox.create joining a started network holder, median', figures.sandboxCreateWarm, 'raw container create+start', figures.rawContainerStart, `≤ ${targets.startMs} ms`);
+  recordFigure('sandbox', { name: 'throughput, 8 concurrent callers', value: figures.throughputEightCallers, unit: 'cmd/s', baseline: { name: '1 caller', value: figures.throughputOneCaller }, target: `≥ ${targets.commandsPerSecond} cmd/s` });
+  if (figures.bwrapExec) ms('BwrapSandbox exec ["true"], median', figures.bwrapExec, 'bare bwrap spawn', figures.bareBwrap, `≤ ${targets.bwrapMedianMs} ms`);
   return figures;
 }
 
 function skip(log, reason) {
-  log(`sandbox benchmark skipped: ${reason}`);
+  skipBench('sandbox', reason, 'AGENTBENCH_REQUIRE_DOCKER');
   return { skipped: reason };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runsFlag = process.argv.indexOf('--runs');
-  const runs = runsFlag === -1 ? 200 : Number(process.argv[runsFlag + 1]);
-  runSandboxBench({ runs: Number.isInteger(runs) && runs > 0 ? runs : 200 })
-    .catch((error) => console.error(`sandbox benchmark failed: ${error?.stack ?? error}`))
-    .finally(() => process.exit(0));
+  const runs = runsFlag === -1 ? sized(200, 3) : Number(process.argv[runsFlag + 1]);
+  runSandboxBench({ runs: Number.isInteger(runs) && runs > 0 ? runs : 200 }).then(
+    () => process.exit(0),
+    (error) => {
+      console.error(`sandbox benchmark failed: ${error?.stack ?? error}`);
+      process.exit(1);
+    },
+  );
 }

@@ -4,10 +4,10 @@
 // wraps, measured in the same run, interleaved. The difference is our own overhead
 // (parameter validation, path checks, parsing, result building, artifacts); the target is
 // under 5 ms per call. Uses a DockerSandbox with the runner image when an engine and the
-// image are there, else a LocalSandbox, and says which. Reports, always exits 0, and
-// leaves no container behind.
+// image are there, else a LocalSandbox, and says which. Reports, exits 0 whatever the timings
+// and 1 on an exception, and leaves no container behind.
 //
-//   node packages/tools/bench/tools.bench.mjs [--runs 60]
+//   node packages/tools/bench/tools.bench.mjs [--runs 60] [--quick]
 //
 // Imports the built packages (../dist/index.js and @agentbench/sandbox's dist).
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,12 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DockerSandbox, LocalSandbox } from '@agentbench/sandbox';
 import { createToolSet } from '../dist/index.js';
+import { recordFigure, sized } from '../../../scripts/bench-figures.mjs';
 
 const image = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const targetOverheadMs = 5;
 const runsFlag = process.argv.indexOf('--runs');
-const runs = runsFlag === -1 ? 60 : Number(process.argv[runsFlag + 1]);
-const warmups = 5;
+const runs = runsFlag === -1 ? sized(60, 2) : Number(process.argv[runsFlag + 1]);
+const warmups = sized(5, 1);
 
 function median(values) {
   const sorted = [...values].sort((left, right) => left - right);
@@ -171,6 +172,7 @@ async function main() {
       const toolMedian = median(tool);
       const overhead = toolMedian - bareMedian;
       const verdict = overhead < targetOverheadMs ? 'PASS' : 'FAIL';
+      recordFigure('tools', { name: `${entry.name} tool call, median`, value: toolMedian, unit: 'ms', baseline: { name: 'bare sandbox operation', value: bareMedian }, target: `overhead < ${targetOverheadMs} ms` });
       console.log(
         `${entry.name.padEnd(13)} ${bareMedian.toFixed(2).padStart(8)} ms  ${toolMedian.toFixed(2).padStart(9)} ms  ${overhead.toFixed(2).padStart(6)} ms   < ${targetOverheadMs} ms    ${verdict}     (own time ${median(own).toFixed(2)} ms)`,
       );
@@ -184,5 +186,5 @@ try {
   await main();
 } catch (error) {
   console.error(`tools bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exitCode = 1;
 }
-process.exitCode = 0;

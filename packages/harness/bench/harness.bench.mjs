@@ -6,14 +6,15 @@
 // skipped) the extra time of the final verdict stage (diff, fresh post-setup sandbox, tests)
 // beside the attempt's total. Prints a table with PASS/FAIL against the targets; it reports and
 // exits 0 whatever the timings (they vary by machine), 1 on an exception. Leaves no container behind.
-// --quick: one suite run at -j 4 (standing for -j 1 too) and one agent attempt: it runs, it measures nothing.
+// --quick: one suite run at -j 4 (standing for -j 1 too) over toy_fail_pytest alone, and one agent attempt: it
+// runs, it measures nothing.
 //
 //   node packages/harness/bench/harness.bench.mjs [--quick]
 //
 // Imports the built package (../dist/index.js): run `pnpm --filter @agentbench/harness build` first
 // (`pnpm bench` does).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,11 +40,21 @@ function row(cells, widths) {
   return cells.map((cell, index) => String(cell).padEnd(widths[index])).join('  ').trimEnd();
 }
 
+/** --quick's suite: custom-dev's toy_fail_pytest alone, its repository URL made absolute for the copy. */
+function quickTasksDir(root) {
+  const tasksDir = path.join(root, 'quick-tasks');
+  const taskDir = path.join(tasksDir, 'custom-dev', 'toy_fail_pytest');
+  cpSync(path.join(repositoryRoot, 'tasks/custom-dev/toy_fail_pytest'), taskDir, { recursive: true });
+  const taskFile = path.join(taskDir, 'task.yaml');
+  writeFileSync(taskFile, readFileSync(taskFile, 'utf8').replace('url: ../../../fixtures/repos/toy_repo.git', `url: ${path.join(repositoryRoot, 'fixtures/repos/toy_repo.git')}`));
+  return tasksDir;
+}
+
 async function runSuite(concurrency, root) {
   const started = performance.now();
   const result = await validateSuite({
     suite: 'custom-dev',
-    tasksDir: path.join(repositoryRoot, 'tasks'),
+    tasksDir: isQuick ? quickTasksDir(root) : path.join(repositoryRoot, 'tasks'),
     outDir: path.join(root, `j${concurrency}`),
     concurrency,
     keepWorkspaces: 'none',

@@ -11,7 +11,8 @@
 //      loop over them (target < 5 ms per item), and a whole runAgentRun over the 100-task suite
 //      with a no-op attempt (plan, run.json, attempts.jsonl appended and fsynced per try).
 // Reports, exits 0 whatever the timings (they vary by machine) and 1 on an exception. Leaves no
-// container behind. --quick: real attempts over the first task only (as RUN_SCALE_TASKS=1).
+// container behind. --quick: real attempts over the first task only (as RUN_SCALE_TASKS=1), at -j 1 and -j auto
+// (-j 4 of one task runs the same code as -j 1).
 //
 //   node packages/harness/bench/run-scale.bench.mjs [--quick]
 //
@@ -24,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { listManagedContainers } from '@agentbench/sandbox';
 import { runScheduled } from '@agentbench/scheduler';
 import { runAgentRun } from '../dist/index.js';
-import { isSkippedWithoutDocker, recordFigure, sized } from '../../../scripts/bench-figures.mjs';
+import { isQuick, isSkippedWithoutDocker, recordFigure, sized } from '../../../scripts/bench-figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, '../../..');
@@ -144,7 +145,7 @@ try {
   const overhead = await schedulerOverhead();
   const noop = await noOpRun(tasksDir, suite, root);
   const j1 = await realAttempts(1, tasksDir, suite, root);
-  const j4 = await realAttempts(4, tasksDir, suite, root);
+  const j4 = isQuick ? j1 : await realAttempts(4, tasksDir, suite, root);
   // -j auto through the CLI over the same subset: a suite folder of just those tasks.
   const subsetDir = path.join(root, 'subset-tasks');
   generateSuite(subsetDir, suite, realTasks);

@@ -1,5 +1,8 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { sendGatewayError } from './gateway-error.js';
+import { CLIENT_CREDENTIAL_HEADERS } from './gateway-upstreams.js';
 import { recordedResponseHeaders, upstreamRequestHeaders } from './http-headers.js';
+import type { ApiProvider } from './wire-api.js';
 
 export interface UpstreamAnswer {
   status: number;
@@ -21,6 +24,10 @@ export async function forwardToUpstream(options: {
   headers: IncomingHttpHeaders;
   body: Buffer;
   response: ServerResponse;
+  /** Whose dialect the gateway's own error (an unreachable upstream) is written in. */
+  provider: ApiProvider;
+  /** Credential headers the gateway sets in place of the client's; none: the client's pass through. */
+  credentials?: Record<string, string>;
 }): Promise<UpstreamAnswer> {
   const { response } = options;
   const controller = new AbortController();
@@ -34,17 +41,16 @@ export async function forwardToUpstream(options: {
     try {
       upstream = await fetch(options.target, {
         method: options.method,
-        headers: upstreamRequestHeaders(options.headers),
+        headers: withCredentials(upstreamRequestHeaders(options.headers), options.credentials),
         ...(options.method === 'GET' || options.method === 'HEAD' ? {} : { body: options.body }),
         redirect: 'manual',
         signal: controller.signal,
       });
     } catch (error) {
       const reason = connectionFailure(error);
-      const body = JSON.stringify({ error: { message: `the recording proxy cannot reach ${options.target}: ${reason}`, type: 'upstream_unreachable', code: 'upstream_unreachable' } });
-      const headers = { 'content-type': 'application/json' };
-      if (!response.headersSent && !response.destroyed) response.writeHead(502, headers).end(body);
-      return { status: 502, headers, body, isStream: false, upstreamError: reason };
+      // Retryable (no x-should-retry: false): the upstream may be back on the client's next try.
+      const sent = sendGatewayError(response, { provider: options.provider, status: 502, code: 'upstream_unreachable', message: `agentbench gateway: cannot reach the upstream ${options.target}: ${reason}`, isFinal: false });
+      return { ...sent, isStream: false, upstreamError: reason };
     }
     const headers = recordedResponseHeaders(upstream.headers);
     const isStream = (headers['content-type'] ?? '').includes('text/event-stream');
@@ -68,6 +74,13 @@ export async function forwardToUpstream(options: {
   } finally {
     response.off('close', onClose);
   }
+}
+
+/** The request's headers with the client's credentials replaced by the gateway's, when it has some. */
+function withCredentials(headers: Record<string, string>, credentials: Record<string, string> | undefined): Record<string, string> {
+  if (credentials === undefined) return headers;
+  const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => !CLIENT_CREDENTIAL_HEADERS.has(name)));
+  return { ...kept, ...credentials };
 }
 
 /** `ECONNREFUSED`, `ENOTFOUND host`...: the cause a failed fetch hides. */

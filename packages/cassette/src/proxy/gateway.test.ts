@@ -195,6 +195,18 @@ describe('the model gateway: three wire APIs, streaming and not', () => {
     expect((await readCassette(path.join(folder, 'cassette.jsonl'))).exchanges[0]?.usage).toEqual({ ...usage, output_tokens: 7 });
   });
 
+  it('passes a stream the upstream cuts mid-way on as cut, and records why', async () => {
+    upstream = await startFakeLlmServer({ script: [{ text: 'one two three four five', fault: 'drop_connection', afterChunks: 4 }] });
+    const gateway = await startGateway();
+    const error = await anthropicClient(gateway.url).messages.stream({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }).finalMessage().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    await gateway.close();
+    const [exchange] = (await readCassette(path.join(folder, 'cassette.jsonl'))).exchanges;
+    expect(exchange?.upstream_error).toMatch(/^the answer was cut: /);
+    expect(exchange?.response.body).toContain('event: message_start');
+    expect(gateway.lastEndpointFailure).toMatch(/^the endpoint failed: the answer was cut/);
+  });
+
   it('listens on a unix socket (and only there with listensOnLoopback: false), removing it at close', async () => {
     upstream = await startFakeLlmServer({ script: [REPLY] });
     const socketPath = path.join(folder, 'gateway.sock');

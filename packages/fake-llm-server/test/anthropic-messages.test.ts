@@ -95,6 +95,14 @@ describe('POST /v1/messages (Anthropic Messages API)', () => {
     expect((exhausted as Error).message).toContain('script exhausted');
   });
 
+  it('counts tokens (POST /v1/messages/count_tokens) without consuming a reply', async () => {
+    const { client, server } = await start(['kept']);
+    const counted = await client.messages.countTokens({ model: 'claude-test', system: 'Be brief.', messages: request.messages });
+    expect(counted).toEqual({ input_tokens: 5 });
+    expect(server.pendingReplyCount).toBe(1);
+    expect(server.requests[0]?.outcome).toBe('counted_tokens');
+  });
+
   it('drops a stream mid-way on a drop_connection fault', async () => {
     const { client, server } = await start([{ text: 'one two three four', fault: 'drop_connection', afterChunks: 3 }]);
     const error = await client.messages.stream(request).finalMessage().catch((caught: unknown) => caught);

@@ -34,7 +34,15 @@ const cases = [
   { name: 'chat completions', path: '/v1/chat/completions', body: { model: 'fake-model', messages } },
   { name: 'responses', path: '/v1/responses', body: { model: 'fake-model', input: messages } },
   { name: 'anthropic messages', path: '/v1/messages', body: { model: 'claude-fake', max_tokens: 1024, messages } },
+  // The size of a Claude Code turn: a long system prompt, tool schemas, a conversation with tool output (~120 KB).
+  { name: 'anthropic, 120 KB request', path: '/v1/messages', body: largeRequest() },
 ];
+
+function largeRequest() {
+  const tools = Array.from({ length: 20 }, (_, index) => ({ name: `tool_${index}`, description: 'Runs a command in the workspace and returns its output. '.repeat(40), input_schema: { type: 'object', properties: { command: { type: 'string' } } } }));
+  const turns = Array.from({ length: 30 }, (_, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content: `step ${index}: 3 passed in 0.03s at 2025-01-01T00:00:00Z `.repeat(20) }));
+  return { model: 'claude-fake', max_tokens: 32000, system: 'You are an agent that fixes bugs in this repository. '.repeat(800), tools, messages: turns };
+}
 
 const folder = await mkdtemp(join(tmpdir(), 'gateway-bench-'));
 const upstream = await startFakeLlmServer({ script: () => reply });

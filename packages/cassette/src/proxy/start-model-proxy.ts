@@ -169,29 +169,40 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     // Only model requests are budgeted and counted; a model list or a token count is not.
     const isModelRequest = wireApiOf(method, endpoint) !== undefined;
     const rawBody = await readBody(request);
-    const body = parseBody(rawBody);
-    const hash = requestHash(`${method} ${endpoint}`, body);
-    const { step, occurrence } = counter.next(role, hash);
-    const key = exchangeKey({ requestHash: hash, occurrence, repeatIndex });
+    const step = counter.nextStep(role);
+    // Parsing, normalising and hashing a long request costs milliseconds: a recording does it
+    // after the answer has gone back; only a replay needs the key before it can answer.
+    let identity: { body: unknown; hash: string; occurrence: number; key: string } | undefined;
+    const identify = (): { body: unknown; hash: string; occurrence: number; key: string } => {
+      if (identity !== undefined) return identity;
+      const body = parseBody(rawBody);
+      const hash = requestHash(`${method} ${endpoint}`, body);
+      const occurrence = counter.nextOccurrence(role, hash);
+      identity = { body, hash, occurrence, key: exchangeKey({ requestHash: hash, occurrence, repeatIndex }) };
+      return identity;
+    };
 
-    const exchangeOf = (answer: UpstreamAnswer, source: CassetteExchange['source'], usage = usageOfResponse(answer.body, answer.isStream)): CassetteExchange => ({
-      type: 'exchange',
-      role,
-      step,
-      endpoint,
-      method,
-      model: typeof (body as { model?: unknown } | null)?.model === 'string' ? (body as { model: string }).model : null,
-      request_hash: hash,
-      occurrence,
-      repeat_index: repeatIndex,
-      key,
-      request: { headers: recordedRequestHeaders(request.headers), body },
-      response: { status: answer.status, headers: answer.headers, body: answer.body, is_stream: answer.isStream },
-      usage,
-      latency_ms: Date.now() - startedAt,
-      source,
-      upstream_error: answer.upstreamError ?? null,
-    });
+    const exchangeOf = (answer: UpstreamAnswer, source: CassetteExchange['source'], usage = usageOfResponse(answer.body, answer.isStream)): CassetteExchange => {
+      const { body, hash, occurrence, key } = identify();
+      return {
+        type: 'exchange',
+        role,
+        step,
+        endpoint,
+        method,
+        model: typeof (body as { model?: unknown } | null)?.model === 'string' ? (body as { model: string }).model : null,
+        request_hash: hash,
+        occurrence,
+        repeat_index: repeatIndex,
+        key,
+        request: { headers: recordedRequestHeaders(request.headers), body },
+        response: { status: answer.status, headers: answer.headers, body: answer.body, is_stream: answer.isStream },
+        usage,
+        latency_ms: Date.now() - startedAt,
+        source,
+        upstream_error: answer.upstreamError ?? null,
+      };
+    };
 
     // Budgets are checked before the cassette too, so a replay with the same budgets stops where the recording did.
     const spent = isModelRequest ? ledger.exceeded(Date.now()) : undefined;
@@ -204,6 +215,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     }
 
     if (mode !== 'record' && forkedAt === undefined) {
+      const { body, key } = identify();
       const found = recorded.get(`${role}\n${key}`);
       if (found !== undefined) {
         served.add(found);

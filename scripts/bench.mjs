@@ -22,6 +22,7 @@ export const BENCHES = [
   'packages/sandbox/bench/gvisor.bench.mjs',
   'packages/sandbox/bench/pool.bench.mjs',
   'packages/tools/bench/tools.bench.mjs',
+  'packages/cassette/bench/gateway.bench.mjs',
   'packages/harness/bench/harness.bench.mjs',
   'packages/harness/bench/snapshots.bench.mjs',
   'packages/harness/bench/run-scale.bench.mjs',

@@ -10,5 +10,9 @@ export { CassetteWriter } from './cassette-writer.js';
 export { describeDivergence, formatDivergence, renderForDiff, type Divergence } from './divergence.js';
 export { startModelProxy, MODEL_PROXY_MODES, type CachedAnswer, type ModelProxy, type ModelProxyMode, type ModelProxyOptions } from './proxy/start-model-proxy.js';
 export { checkUpstream } from './proxy/check-upstream.js';
+export { upstreamsFromEnvironment, type UpstreamEndpoint, type Upstreams } from './proxy/gateway-upstreams.js';
+export type { BudgetKind, BudgetStop, GatewayBudget, GatewayUsage } from './proxy/budget-ledger.js';
+export type { ModelPrice } from './proxy/token-usage.js';
+export { GATEWAY_ERROR_HEADER, type GatewayErrorCode } from './proxy/gateway-error.js';
 /** The file name an attempt's or scenario run's cassette has in its folder. */
 export const CASSETTE_FILE_NAME = 'cassette.jsonl';

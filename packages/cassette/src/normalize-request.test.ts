@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exchangeKey, normalizeRequestBody, requestHash } from './normalize-request.js';
+import { exchangeKey, maskVolatileText, normalizeRequestBody, requestHash } from './normalize-request.js';
 import { OccurrenceCounter } from './occurrence-counter.js';
 
 describe('request normalisation and hashing', () => {
@@ -43,5 +43,22 @@ describe('request normalisation and hashing', () => {
     const ofRepeat = (repeatIndex: number) => exchangeKey({ requestHash: hash, occurrence: 1, repeatIndex });
     expect(ofRepeat(0)).not.toBe(ofRepeat(1));
     expect(ofRepeat(0)).toBe(`${hash}:1:0`);
+  });
+});
+
+describe('maskVolatileText skips the patterns a text cannot match, with the same result', () => {
+  const naive = (text: string): string =>
+    text
+      .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b/g, '<timestamp>')
+      .replace(/\b[0-9A-HJKMNP-TV-Z]{26}\b/g, '<ulid>')
+      .replace(/\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds)\b/g, '<duration>');
+  it.each([
+    'plain words only, nothing volatile',
+    'a run id ABCDEFGHJKMNPQRSTVWXYZABCD made of letters only',
+    'logs/01HZX3K4M5N6P7Q8R9S0T1V2W3/out.txt at 2025-01-01T00:00:00Z took 3.5 s',
+    'ABCDEFGHJKMNPQRSTVWXYZABCDE is 27 long, ABCDEFGHJKMNPQRSTVWXYZABC is 25',
+    `${'x'.repeat(100)} 1799 s of 1800 s left`,
+  ])('%s', (text) => {
+    expect(maskVolatileText(text)).toBe(naive(text));
   });
 });

@@ -72,7 +72,7 @@ describe('request recording', () => {
     expect(response.status).toBe(404);
     const body = (await response.json()) as { error: { message: string } };
     expect(body.error.message).toBe(
-      'fake-llm-server: no route for POST /v1/embeddings; served: POST /v1/chat/completions, POST /v1/responses, GET /v1/models',
+      'fake-llm-server: no route for POST /v1/embeddings; served: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models',
     );
     expect(server.requests[0]?.outcome).toBe('not_found');
   });

@@ -170,6 +170,7 @@ export {
   CASSETTE_FORMAT_VERSION,
   CASSETTE_EXCHANGE_SOURCES,
   CASSETTE_SERVED_FROM,
+  GATEWAY_BUDGETS,
   CassetteHeaderSchema,
   CassetteExchangeSchema,
   type CassetteHeader,

@@ -27,11 +27,11 @@ export function recordedRequestHeaders(incoming: IncomingHttpHeaders): Record<st
   return headers;
 }
 
-/** The upstream answer's headers as passed to the client and recorded. */
-export function recordedResponseHeaders(upstream: Headers): Record<string, string> {
+/** The upstream answer's headers as passed to the client and recorded (repeated ones joined with ", "). */
+export function recordedResponseHeaders(upstream: IncomingHttpHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
-  upstream.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && !UNRECORDED_RESPONSE_HEADERS.has(name)) headers[name] = value;
-  });
+  for (const [name, value] of Object.entries(upstream)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name) && !UNRECORDED_RESPONSE_HEADERS.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
   return headers;
 }

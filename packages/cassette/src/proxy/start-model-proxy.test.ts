@@ -165,7 +165,7 @@ describe('startModelProxy: record then replay against the fake LLM server', () =
     proxies.push(proxy);
     const error = await clientOf(proxy.url).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ status: 502 });
-    expect(String((error as Error).message)).toContain(`cannot reach ${dead}/chat/completions: connection refused (ECONNREFUSED)`);
+    expect(String((error as Error).message)).toContain(`cannot reach the upstream ${dead}/chat/completions: connection refused (ECONNREFUSED)`);
     await proxy.close();
     expect((await readCassette(file)).exchanges[0]).toMatchObject({ response: { status: 502 }, upstream_error: 'connection refused (ECONNREFUSED)' });
   });

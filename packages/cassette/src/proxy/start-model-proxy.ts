@@ -1,6 +1,5 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CASSETTE_FORMAT, CASSETTE_FORMAT_VERSION, CASSETTE_SERVED_FROM, HARNESS_VERSION, type CassetteExchange, type CassetteHeader } from '@agentbench/schemas';
 import { CassetteWriter } from '../cassette-writer.js';
 import { describeDivergence, type Divergence } from '../divergence.js';
@@ -8,9 +7,14 @@ import { CassetteError } from '../errors/cassette-error.js';
 import { exchangeKey, requestHash } from '../normalize-request.js';
 import { OccurrenceCounter } from '../occurrence-counter.js';
 import type { Cassette } from '../read-cassette.js';
+import { BudgetLedger, type BudgetStop, type GatewayBudget, type GatewayUsage } from './budget-ledger.js';
 import { forwardToUpstream, type UpstreamAnswer } from './forward-to-upstream.js';
+import { sendGatewayError } from './gateway-error.js';
+import { checkUpstreams, credentialHeaders, endpointFor, targetUrl, type Upstreams } from './gateway-upstreams.js';
 import { recordedRequestHeaders } from './http-headers.js';
+import { listenGateway } from './listen-gateway.js';
 import { usageOfResponse } from './usage-of-response.js';
+import { providerOf, wireApiOf } from './wire-api.js';
 
 /** `record`: forward and keep; `replay`: serve from the cassette, offline; `replay-then-live`: serve from it until the first miss, then forward. */
 export type ModelProxyMode = 'record' | 'replay' | 'replay-then-live';
@@ -24,26 +28,46 @@ export interface ModelProxyOptions {
   replayFrom?: Cassette;
   /** The run the header names. Default: no task, no scenario, repeat 0. */
   run?: { taskId?: string | null; scenarioId?: string | null; repeatIndex?: number };
-  /** The model endpoint requests go to when live (its base URL, e.g. `https://openrouter.ai/api/v1`). */
-  upstream?: string;
+  /**
+   * Where requests go when live: an OpenAI-compatible base URL (e.g. `https://openrouter.ai/api/v1`;
+   * the client's credentials pass through), or per provider `{ openai, anthropic }` with the key the
+   * gateway adds (`upstreamsFromEnvironment(process.env)` reads them as the SDKs do).
+   */
+  upstream?: Upstreams;
   /** Per role, when roles have different endpoints (the agent's model and the judge's). Wins over `upstream`. */
-  upstreams?: Readonly<Record<string, string>>;
+  upstreams?: Readonly<Record<string, Upstreams>>;
+  /** Budgets on model requests (requests, tokens, cost, time); a spent one is answered with an error in the client's dialect. Default: none. */
+  budget?: GatewayBudget;
   /** The role of requests under `/v1` (without a `/role/NAME` prefix). Default `agent`. */
   role?: string;
   /** Default 127.0.0.1: the proxy forwards credentials, so it listens on loopback only. */
   host?: string;
   /** Default 0: any free port. */
   port?: number;
+  /** Default true. False: the socket is the only way in (needs `socketPath`). */
+  listensOnLoopback?: boolean;
+  /** Also listen on this unix socket (a path where nothing exists yet; removed at close): how a sandbox without network reaches the gateway. */
+  socketPath?: string;
   /** Called once, when the first request the cassette does not hold arrives (`ab proxy --replay` prints it then). */
   onDivergence?: (divergence: Divergence) => void;
 }
 
 export interface ModelProxy extends AsyncDisposable {
-  /** The default role's base URL, ending in `/v1`: what `OPENAI_BASE_URL` is set to. */
+  /**
+   * The default role's base URL, ending in `/v1`: what `OPENAI_BASE_URL` is set to (Anthropic
+   * clients take it without `/v1`). Socket only: `http://localhost/v1`, the paths a forwarder uses.
+   */
   readonly url: string;
+  /** The TCP port; 0 when the gateway listens on its socket only. */
   readonly port: number;
+  /** The unix socket it listens on, if any. */
+  readonly socketPath: string | undefined;
   /** A role's base URL: `<origin>/role/<role>/v1`. */
   baseUrlFor(role: string): string;
+  /** The first budget that was spent, if one was: the attempt's stop reason. */
+  readonly budgetStop: BudgetStop | undefined;
+  /** What the model requests used so far (requests, tokens, cost), from the answers' usage fields. */
+  readonly usage: GatewayUsage;
   /** The first request the cassette did not hold (replay modes). */
   readonly divergence: Divergence | undefined;
   /** Where a `replay-then-live` proxy went live. */
@@ -96,7 +120,12 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
   if (mode !== 'record' && options.replayFrom === undefined) throw new CassetteError(`replayFrom: mode ${mode} needs the cassette to serve from`);
   const defaultRole = options.role ?? 'agent';
   if (!ROLE_NAME.test(defaultRole)) throw new CassetteError(`role: expected letters, digits, "_", "." or "-", found ${JSON.stringify(defaultRole)}`);
-  const upstreamOf = (role: string): string | undefined => options.upstreams?.[role] ?? options.upstream;
+  checkUpstreams(options.upstream, 'upstream');
+  for (const [role, upstream] of Object.entries(options.upstreams ?? {})) checkUpstreams(upstream, `upstreams.${role}`);
+  if (options.listensOnLoopback === false && options.socketPath === undefined) throw new CassetteError('listensOnLoopback: false needs a socketPath, or the gateway cannot be reached');
+  const upstreamOf = (role: string): Upstreams | undefined => options.upstreams?.[role] ?? options.upstream;
+  const ledger = new BudgetLedger(options.budget ?? {}, Date.now());
+  let budgetStop: BudgetStop | undefined;
   const repeatIndex = options.run?.repeatIndex ?? 0;
 
   const header: CassetteHeader = {
@@ -127,45 +156,78 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const startedAt = Date.now();
     const match = ROUTE.exec(request.url ?? '');
+    const method = request.method ?? 'GET';
     if (match === null) {
-      sendJson(response, 404, { error: { message: `no route ${request.method} ${request.url}: expected /v1/... or /role/<role>/v1/... (chat/completions, responses, models)`, type: 'not_found' } });
+      const message = `agentbench gateway: no route ${method} ${request.url}: expected /v1/... or /role/<role>/v1/... (chat/completions, responses, messages, models)`;
+      sendGatewayError(response, { provider: providerOf(request.url ?? '', request.headers), status: 404, code: 'not_found', message, isFinal: true });
       return;
     }
     const role = match[1] ?? defaultRole;
     const endpoint = match[2] ?? '/';
-    const method = request.method ?? 'GET';
+    const query = match[3] ?? '';
+    const provider = providerOf(endpoint, request.headers);
+    // Only model requests are budgeted and counted; a model list or a token count is not.
+    const isModelRequest = wireApiOf(method, endpoint) !== undefined;
     const rawBody = await readBody(request);
-    const body = parseBody(rawBody);
-    const hash = requestHash(`${method} ${endpoint}`, body);
-    const { step, occurrence } = counter.next(role, hash);
-    const key = exchangeKey({ requestHash: hash, occurrence, repeatIndex });
+    const step = counter.nextStep(role);
+    // Parsing, normalising and hashing a long request costs milliseconds: a recording does it
+    // after the answer has gone back; only a replay needs the key before it can answer.
+    let identity: { body: unknown; hash: string; occurrence: number; key: string } | undefined;
+    const identify = (): { body: unknown; hash: string; occurrence: number; key: string } => {
+      if (identity !== undefined) return identity;
+      const body = parseBody(rawBody);
+      const hash = requestHash(`${method} ${endpoint}`, body);
+      const occurrence = counter.nextOccurrence(role, hash);
+      identity = { body, hash, occurrence, key: exchangeKey({ requestHash: hash, occurrence, repeatIndex }) };
+      return identity;
+    };
 
-    const exchangeOf = (answer: UpstreamAnswer, source: CassetteExchange['source']): CassetteExchange => ({
-      type: 'exchange',
-      role,
-      step,
-      endpoint,
-      method,
-      model: typeof (body as { model?: unknown } | null)?.model === 'string' ? (body as { model: string }).model : null,
-      request_hash: hash,
-      occurrence,
-      repeat_index: repeatIndex,
-      key,
-      request: { headers: recordedRequestHeaders(request.headers), body },
-      response: { status: answer.status, headers: answer.headers, body: answer.body, is_stream: answer.isStream },
-      usage: usageOfResponse(answer.body, answer.isStream),
-      latency_ms: Date.now() - startedAt,
-      source,
-      upstream_error: answer.upstreamError ?? null,
-    });
+    const exchangeOf = (answer: UpstreamAnswer, source: CassetteExchange['source'], usage = usageOfResponse(answer.body, answer.isStream)): CassetteExchange => {
+      const { body, hash, occurrence, key } = identify();
+      return {
+        type: 'exchange',
+        role,
+        step,
+        endpoint,
+        method,
+        model: typeof (body as { model?: unknown } | null)?.model === 'string' ? (body as { model: string }).model : null,
+        request_hash: hash,
+        occurrence,
+        repeat_index: repeatIndex,
+        key,
+        request: { headers: recordedRequestHeaders(request.headers), body },
+        response: { status: answer.status, headers: answer.headers, body: answer.body, is_stream: answer.isStream },
+        usage,
+        latency_ms: Date.now() - startedAt,
+        source,
+        upstream_error: answer.upstreamError ?? null,
+      };
+    };
+
+    // Budgets are checked before the cassette too, so a replay with the same budgets stops where the recording did.
+    const spent = isModelRequest ? ledger.exceeded(Date.now()) : undefined;
+    if (spent !== undefined) {
+      budgetStop ??= spent;
+      const sent = sendGatewayError(response, { provider, status: 400, code: 'budget_exceeded', message: spent.message, isFinal: true });
+      answered(sent.status, undefined);
+      writer?.append({ ...exchangeOf({ ...sent, isStream: false }, 'live', null), budget_stop: { budget: spent.budget, stop_reason: spent.stopReason, limit: spent.limit, used: spent.used } });
+      return;
+    }
 
     if (mode !== 'record' && forkedAt === undefined) {
+      const { body, key } = identify();
       const found = recorded.get(`${role}\n${key}`);
       if (found !== undefined) {
         served.add(found);
         response.writeHead(found.response.status, found.response.headers).end(found.response.body);
         answered(found.response.status, found.upstream_error ?? undefined);
-        writer?.append({ ...exchangeOf({ status: found.response.status, headers: found.response.headers, body: found.response.body, isStream: found.response.is_stream }, 'cassette'), usage: found.usage ?? null });
+        if (found.budget_stop !== undefined) budgetStop ??= budgetStopOf(found.budget_stop, found.response.body);
+        else if (isModelRequest) {
+          ledger.countRequest();
+          ledger.countAnswer(found.usage);
+        }
+        const replayed = exchangeOf({ status: found.response.status, headers: found.response.headers, body: found.response.body, isStream: found.response.is_stream }, 'cassette', found.usage ?? null);
+        writer?.append(found.budget_stop === undefined ? replayed : { ...replayed, budget_stop: found.budget_stop });
         return;
       }
       if (divergence === undefined) {
@@ -174,22 +236,28 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       }
       if (mode === 'replay') {
         // Not retryable: the same request would miss again.
-        sendJson(response, 400, { error: { message: `cassette replay: no recorded answer for ${role} step ${step} (${endpoint}); the request differs from the recording`, type: 'cassette_divergence', code: 'cassette_divergence' } }, { 'x-should-retry': 'false' });
+        const message = `cassette replay: no recorded answer for ${role} step ${step} (${endpoint}); the request differs from the recording`;
+        sendGatewayError(response, { provider, status: 400, code: 'cassette_divergence', message, isFinal: true });
         return;
       }
       forkedAt = { role, step };
     }
 
-    const upstream = upstreamOf(role);
+    const upstream = endpointFor(upstreamOf(role), provider);
     if (upstream === undefined) {
-      lastEndpointFailure = `the proxy has no upstream for role ${role}`;
-      sendJson(response, 502, { error: { message: `the proxy has no upstream for role ${role}`, type: 'upstream_unreachable' } }, { 'x-should-retry': 'false' });
+      const message = `agentbench gateway: no ${provider === 'anthropic' ? 'Anthropic' : 'OpenAI'} upstream for role ${role} (set ${provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL'} or the models file's endpoint)`;
+      lastEndpointFailure = message;
+      sendGatewayError(response, { provider, status: 502, code: 'no_upstream', message, isFinal: true });
       return;
     }
-    const target = `${upstream.replace(/\/+$/, '')}${endpoint === '/' ? '' : endpoint}${match[3] ?? ''}`;
-    const answer = await forwardToUpstream({ target, method, headers: request.headers, body: rawBody, response });
+    const target = targetUrl(provider, upstream.baseUrl, endpoint, query);
+    const credentials = upstream.apiKey === undefined ? undefined : credentialHeaders(provider, upstream.apiKey);
+    if (isModelRequest) ledger.countRequest();
+    const answer = await forwardToUpstream({ target, method, headers: request.headers, body: rawBody, response, provider, ...(credentials === undefined ? {} : { credentials }) });
     answered(answer.status, answer.upstreamError);
-    writer?.append(exchangeOf(answer, 'live'));
+    const usage = usageOfResponse(answer.body, answer.isStream);
+    if (isModelRequest) ledger.countAnswer(usage);
+    writer?.append(exchangeOf(answer, 'live', usage));
   }
 
   const recordCachedAnswer = (answer: CachedAnswer): void => {
@@ -221,32 +289,24 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     });
   };
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: `the model proxy failed: ${error instanceof Error ? error.message : String(error)}`, type: 'proxy_error' } });
-      else response.destroy();
-    });
-  });
-  // Clients keep connections alive; close() must not wait for them.
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const origin = `http://${host}:${address.port}`;
+  const listeners = await listenGateway(
+    (request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent) {
+          const message = `the model proxy failed: ${error instanceof Error ? error.message : String(error)}`;
+          sendGatewayError(response, { provider: providerOf(request.url ?? '', request.headers), status: 500, code: 'proxy_error', message, isFinal: false });
+        } else response.destroy();
+      });
+    },
+    { host: options.host ?? '127.0.0.1', port: options.port ?? 0, listensOnLoopback: options.listensOnLoopback ?? true, socketPath: options.socketPath },
+  );
+  // Through the socket the host name is the forwarder's business; the paths are what count.
+  const origin = listeners.origin ?? 'http://localhost';
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listeners.close();
       if (writer !== undefined) {
         await writer.flush();
         if (forkedAt !== undefined) await rewriteHeader(writer.file, { ...header, replay_of: { cassette: options.replayFrom?.file ?? '', forked_at: forkedAt } });
@@ -257,7 +317,8 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
 
   return {
     url: `${origin}/v1`,
-    port: address.port,
+    port: listeners.port ?? 0,
+    socketPath: listeners.socketPath,
     baseUrlFor: (role: string) => {
       if (!ROLE_NAME.test(role)) throw new CassetteError(`role: expected letters, digits, "_", "." or "-", found ${JSON.stringify(role)}`);
       return `${origin}/role/${role}/v1`;
@@ -273,6 +334,12 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     },
     get lastEndpointFailure() {
       return lastEndpointFailure;
+    },
+    get budgetStop() {
+      return budgetStop;
+    },
+    get usage() {
+      return ledger.usage;
     },
     unservedExchanges: () => (options.replayFrom?.exchanges ?? []).filter((exchange) => !served.has(exchange)),
     recordCachedAnswer,
@@ -310,8 +377,21 @@ function parseBody(raw: Buffer): unknown {
   }
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+/** A recorded budget stop, as the proxy reports it when a replay serves it. */
+function budgetStopOf(recorded: NonNullable<CassetteExchange['budget_stop']>, body: string): BudgetStop {
+  let message: unknown;
+  try {
+    message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
+  } catch {
+    message = undefined;
+  }
+  return {
+    budget: recorded.budget,
+    stopReason: recorded.stop_reason as BudgetStop['stopReason'],
+    limit: recorded.limit,
+    used: recorded.used,
+    message: typeof message === 'string' ? message : `the ${recorded.budget} budget was spent`,
+  };
 }
 
 /** A fork is known only once it happens: the header line is rewritten when the proxy closes (a whole-file rename, so a crash leaves the old header). */

@@ -1,7 +1,9 @@
 /**
- * The usage block of an answer as the provider sent it: `usage` of a Chat Completions body or
- * chunk, `response.usage` of a Responses body or `response.completed` event. For a stream, the
- * last one sent.
+ * The usage block of an answer as the provider sent it: `usage` of a body, a Chat Completions
+ * chunk or an Anthropic `message_delta`; `response.usage` of a Responses event; `message.usage`
+ * of Anthropic's `message_start`. For a stream, the blocks are merged in order, later fields
+ * winning: Anthropic sends the input tokens in `message_start` and the final output tokens in
+ * `message_delta`, the OpenAI APIs send one complete block at the end.
  */
 export function usageOfResponse(body: string, isStream: boolean): Record<string, unknown> | null {
   if (!isStream) return usageOf(parseJson(body));
@@ -9,7 +11,7 @@ export function usageOfResponse(body: string, isStream: boolean): Record<string,
   for (const line of body.split('\n')) {
     if (!line.startsWith('data:')) continue;
     const found = usageOf(parseJson(line.slice(5).trim()));
-    if (found !== null) usage = found;
+    if (found !== null) usage = { ...(usage ?? {}), ...found };
   }
   return usage;
 }
@@ -17,8 +19,10 @@ export function usageOfResponse(body: string, isStream: boolean): Record<string,
 function usageOf(value: unknown): Record<string, unknown> | null {
   if (!isObject(value)) return null;
   if (isObject(value['usage'])) return value['usage'];
-  const response = value['response'];
-  if (isObject(response) && isObject(response['usage'])) return response['usage'];
+  for (const key of ['response', 'message']) {
+    const inner = value[key];
+    if (isObject(inner) && isObject(inner['usage'])) return inner['usage'];
+  }
   return null;
 }
 

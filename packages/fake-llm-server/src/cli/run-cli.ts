@@ -7,13 +7,13 @@ import { loadScriptFile } from './load-script-file.js';
 
 export const USAGE = `Usage: fake-llm-server --script FILE.json [--port N] [--host ADDRESS] [--loop] [--quiet]
 
-A scripted OpenAI-compatible server for offline demos and tests.
+A scripted model server (OpenAI Chat Completions and Responses, Anthropic Messages) for offline demos and tests.
   --script FILE  JSON array of replies, or {"replies": [...], "models": [...]}
   --port N       port to listen on (default 0: any free port; the URL is printed)
   --host ADDRESS address to listen on (default 127.0.0.1)
   --loop         start again from the first reply when the script runs out
   --quiet        do not log each request to stderr
-Serves POST /v1/chat/completions, POST /v1/responses and GET /v1/models.`;
+Serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages (Anthropic) and GET /v1/models.`;
 
 export interface CliOutput {
   write(text: string): unknown;

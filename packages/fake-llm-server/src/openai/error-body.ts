@@ -1,3 +1,5 @@
+import type { CompletionApi } from '../server/endpoints/completion-api.js';
+
 /** An error body in OpenAI's shape: `{ error: { message, type, param, code } }`. */
 export function errorBody(message: string, type: string, code: string | null = null, param: string | null = null): Record<string, unknown> {
   return { error: { message, type, param, code } };
@@ -10,3 +12,9 @@ export function defaultErrorBodyForStatus(status: number): Record<string, unknow
   if (status >= 500) return errorBody(`fake-llm-server: scripted server error (${status})`, 'server_error');
   return errorBody(`fake-llm-server: scripted error (${status})`, 'invalid_request_error');
 }
+
+/** The error shapes of the two OpenAI endpoints, for their `CompletionApi`. */
+export const openAiErrors: Pick<CompletionApi, 'errorBody' | 'scriptedErrorBody'> = {
+  errorBody: (error) => errorBody(error.message, error.type, error.code ?? null, error.param ?? null),
+  scriptedErrorBody: defaultErrorBodyForStatus,
+};

@@ -11,6 +11,7 @@ export type RequestOutcome =
   | 'invalid_request'
   | 'not_found'
   | 'listed_models'
+  | 'counted_tokens'
   | 'client_disconnected'
   | 'server_error';
 

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody } from '../openai/error-body.js';
 import { CHAT_COMPLETIONS_PATH, handleChatCompletions } from './endpoints/chat-completions-endpoint.js';
 import type { EndpointContext, EndpointHandler } from './endpoints/endpoint-context.js';
+import { COUNT_TOKENS_PATH, handleCountTokens } from './endpoints/count-tokens-endpoint.js';
+import { handleMessages, MESSAGES_PATH } from './endpoints/messages-endpoint.js';
 import { handleModel, handleModelList, MODELS_PATH } from './endpoints/models-endpoint.js';
 import { handleResponses, RESPONSES_PATH } from './endpoints/responses-endpoint.js';
 import { recordRequest } from './record-request.js';
@@ -11,8 +13,9 @@ import { sendError, sendJson } from './send-response.js';
 const COMPLETION_ENDPOINTS = new Map<string, EndpointHandler>([
   [CHAT_COMPLETIONS_PATH, handleChatCompletions],
   [RESPONSES_PATH, handleResponses],
+  [MESSAGES_PATH, handleMessages],
 ]);
-const ROUTES = `POST ${CHAT_COMPLETIONS_PATH}, POST ${RESPONSES_PATH}, GET ${MODELS_PATH}`;
+const ROUTES = `POST ${CHAT_COMPLETIONS_PATH}, POST ${RESPONSES_PATH}, POST ${MESSAGES_PATH}, POST ${COUNT_TOKENS_PATH}, GET ${MODELS_PATH}`;
 
 const handleWrongMethod: EndpointHandler = (response, { record }) => {
   sendError(response, record, 'not_found', 405, errorBody(`fake-llm-server: ${record.method} ${record.path} is not served; use POST`, 'invalid_request_error'));
@@ -26,6 +29,7 @@ const handleUnknownRoute: EndpointHandler = (response, { record }) => {
 function endpointFor(record: RecordedRequest): EndpointHandler {
   const completion = COMPLETION_ENDPOINTS.get(record.path);
   if (completion !== undefined) return record.method === 'POST' ? completion : handleWrongMethod;
+  if (record.path === COUNT_TOKENS_PATH) return record.method === 'POST' ? handleCountTokens : handleWrongMethod;
   if (record.method === 'GET' && record.path === MODELS_PATH) return handleModelList;
   if (record.method === 'GET' && record.path.startsWith(`${MODELS_PATH}/`)) return handleModel;
   return handleUnknownRoute;

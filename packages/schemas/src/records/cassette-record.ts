@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { IsoTimestampSchema, NonNegativeIntegerSchema, PositiveIntegerSchema } from '../shared/primitives.js';
+import { StopReasonSchema } from './stop-reason.js';
 
 /** The `format` of a cassette's header line; a file without it is not a cassette. */
 export const CASSETTE_FORMAT = 'agentbench.cassette';
@@ -13,6 +14,9 @@ export const CASSETTE_EXCHANGE_SOURCES = ['live', 'cassette'] as const;
  * answer served from the judge's disk cache, kept so a replay without that cache can serve it.
  */
 export const CASSETTE_SERVED_FROM = ['judge-cache'] as const;
+
+/** The budgets a model gateway enforces: model requests, tokens, cost, time. */
+export const GATEWAY_BUDGETS = ['requests', 'tokens', 'cost', 'time'] as const;
 
 /**
  * The first line of `cassette.jsonl`: what was recorded, so a replay can refuse a cassette of
@@ -79,5 +83,18 @@ export const CassetteExchangeSchema = v.object({
   upstream_error: v.nullish(v.string()),
   /** Set when the answer did not come over HTTP at recording time (a judge disk-cache hit); the request is the one the client would have sent. Absent in older cassettes. */
   served_from: v.optional(v.picklist(CASSETTE_SERVED_FROM)),
+  /**
+   * Set when the gateway refused the request because a budget was spent (the answer is its own
+   * error, never forwarded): which budget, the stop reason the attempt records, the limit and
+   * what had been used. Absent in older cassettes.
+   */
+  budget_stop: v.optional(
+    v.object({
+      budget: v.picklist(GATEWAY_BUDGETS),
+      stop_reason: StopReasonSchema,
+      limit: v.number(),
+      used: v.number(),
+    }),
+  ),
 });
 export type CassetteExchange = v.InferOutput<typeof CassetteExchangeSchema>;

@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describeValue } from '../../describe-value.js';
 import { FakeLlmServerError } from '../../errors/fake-llm-server-error.js';
 import { isRecord } from '../../is-record.js';
-import { defaultErrorBodyForStatus, errorBody } from '../../openai/error-body.js';
 import type { ReceivedRequest } from '../record-request.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import type { QueuedReply } from '../reply-queue.js';
@@ -33,7 +32,7 @@ function invalidParameter(api: CompletionApi, body: Record<string, unknown>): { 
 }
 
 /**
- * Answers a completion request (either API) with the next scripted reply: a 400 for a request the real
+ * Answers a completion request (any of the three APIs) with the next scripted reply: a 400 for a request the real
  * endpoint would reject (no reply consumed), a 500 when the script is exhausted or its function throws,
  * else the reply after its delay (a status, a message, or a message broken by a fault).
  */
@@ -41,13 +40,13 @@ export async function answerCompletion(api: CompletionApi, response: ServerRespo
   const { record, parseError } = received;
   if (parseError !== undefined || !isRecord(record.body)) {
     const found = parseError === undefined ? `found ${describeValue(record.body)}` : parseError;
-    sendError(response, record, 'invalid_request', 400, errorBody(`fake-llm-server: the body must be a JSON object: ${found}`, 'invalid_request_error'));
+    sendError(response, record, 'invalid_request', 400, api.errorBody({ status: 400, message: `fake-llm-server: the body must be a JSON object: ${found}`, type: 'invalid_request_error' }));
     return;
   }
   const body = record.body;
   const invalid = invalidParameter(api, body);
   if (invalid !== undefined) {
-    sendError(response, record, 'invalid_request', 400, errorBody(`fake-llm-server: ${invalid.message}`, 'invalid_request_error', null, invalid.param));
+    sendError(response, record, 'invalid_request', 400, api.errorBody({ status: 400, message: `fake-llm-server: ${invalid.message}`, type: 'invalid_request_error', param: invalid.param }));
     return;
   }
   let queued: QueuedReply | undefined;
@@ -55,14 +54,14 @@ export async function answerCompletion(api: CompletionApi, response: ServerRespo
     queued = await context.replies.next(record);
   } catch (error) {
     const reason = FakeLlmServerError.isInstance(error) ? error.message : `the script function threw: ${error instanceof Error ? error.message : String(error)}`;
-    sendError(response, record, 'script_error', 500, errorBody(`fake-llm-server: ${reason}`, 'fake_llm_server_error', 'script_error'));
+    sendError(response, record, 'script_error', 500, api.errorBody({ status: 500, message: `fake-llm-server: ${reason}`, type: 'fake_llm_server_error', code: 'script_error' }));
     return;
   }
   if (queued === undefined) {
     const message =
       `fake-llm-server: script exhausted: no reply left for ${describeRequest(record)}. ` +
       'Add replies to the script or call enqueue() before this request.';
-    sendError(response, record, 'script_exhausted', 500, errorBody(message, 'fake_llm_server_error', 'script_exhausted'));
+    sendError(response, record, 'script_exhausted', 500, api.errorBody({ status: 500, message, type: 'fake_llm_server_error', code: 'script_exhausted' }));
     return;
   }
   record.reply = queued.reply;
@@ -81,7 +80,7 @@ export async function answerCompletion(api: CompletionApi, response: ServerRespo
   switch (reply.kind) {
     case 'status': {
       record.outcome = 'status';
-      const body = reply.body === undefined ? defaultErrorBodyForStatus(reply.status) : reply.body;
+      const body = reply.body === undefined ? api.scriptedErrorBody(reply.status) : reply.body;
       sendJson(response, record, reply.status, body, reply.headers);
       return;
     }

@@ -2,6 +2,7 @@ import { describeValue } from '../../describe-value.js';
 import { isRecord } from '../../is-record.js';
 import { chatCompletionBody, chatCompletionStreamFrames } from '../../openai/chat-completions.js';
 import { chatPromptText } from '../../openai/token-count.js';
+import { openAiErrors } from '../../openai/error-body.js';
 import { answerCompletion } from './answer-completion.js';
 import type { CompletionApi } from './completion-api.js';
 import type { EndpointHandler } from './endpoint-context.js';
@@ -17,6 +18,7 @@ const chatCompletionsApi: CompletionApi = {
     return undefined;
   },
   promptTexts: chatPromptText,
+  ...openAiErrors,
   responseBody: (completion) => chatCompletionBody(completion),
   streamFrames(completion, body) {
     const streamOptions = body['stream_options'];

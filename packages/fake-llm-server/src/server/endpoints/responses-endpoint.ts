@@ -1,6 +1,7 @@
 import { describeValue } from '../../describe-value.js';
 import { responseBody, responseStreamFrames } from '../../openai/responses.js';
 import { responsesPromptText } from '../../openai/token-count.js';
+import { openAiErrors } from '../../openai/error-body.js';
 import { answerCompletion } from './answer-completion.js';
 import type { CompletionApi } from './completion-api.js';
 import type { EndpointHandler } from './endpoint-context.js';
@@ -16,6 +17,7 @@ const responsesApi: CompletionApi = {
     return undefined;
   },
   promptTexts: responsesPromptText,
+  ...openAiErrors,
   responseBody,
   streamFrames: responseStreamFrames,
 };

@@ -1,3 +1,4 @@
+import { costUnknownText } from '../summary/cost-unknown.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
 import type { ModelBenchmarkResult } from './summarize-model-benchmark.js';
 
@@ -38,6 +39,7 @@ export function formatBenchTable(result: ModelBenchmarkResult): string {
   for (const entry of result.entries) {
     if (entry.isDropped) lines.push(`dropped ${entry.model}: the probe got no answer (${entry.probe?.message ?? 'unknown'})`);
     for (const error of entry.errors) lines.push(`error ${entry.model}: ${error}`);
+    if (entry.summary !== null && entry.summary.costUnknownModels.length > 0) lines.push(costUnknownText(entry.summary.costUnknownModels));
   }
   lines.push(`${result.taskCount} task(s) × ${result.runs} run(s) per model; figures are means per attempt; summary: ${result.summaryFile}`);
   return `${lines.join('\n')}\n`;

@@ -62,6 +62,7 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
       mean_tokens: entry.summary?.meanTokens ?? null,
       mean_cost_usd: entry.summary?.meanCostUsd ?? null,
       total_cost_usd: entry.summary?.totalCostUsd ?? null,
+      cost_unknown_models: entry.summary?.costUnknownModels ?? [],
       mean_duration_sec: entry.summary?.meanDurationSec ?? null,
       failures_by_reason: entry.summary?.failuresByReason ?? {},
     })),

@@ -59,7 +59,7 @@ export function renderComparisonSection(comparison: RunComparison): string {
       const where = divergence.index === null ? escapeHtml(divergence.note ?? '') : `first divergence at tool call ${divergence.index + 1}`;
       const count = pairs.length === 1 ? '' : ` <span class="count" data-testid="changed-count">${pairs.length}×</span>`;
       const shownRepeat = pairs.length === 1 ? '' : `<p class="small">The trajectories of repeat #${divergence.repeat + 1}; the others of this row reach the same divergence.</p>`;
-      return `<details class="changed-task" data-testid="changed-task" open><summary><span class="${divergence.outcome}">${escapeHtml(OUTCOME_LABELS[divergence.outcome])}</span> <code>${escapeHtml(divergence.taskId)}</code>${count}: ${where} <span class="small" data-testid="changed-attempts">${escapeHtml(attemptsOfGroup(pairs))}</span></summary>${shownRepeat}${trajectoriesTable(divergence)}</details>`;
+      return `<details class="changed-task" data-testid="changed-task" open><summary><span class="${divergence.outcome}">${escapeHtml(OUTCOME_LABELS[divergence.outcome])}</span> <code>${escapeHtml(divergence.taskId)}</code>${count}: ${where} · <span class="small" data-testid="changed-attempts">${escapeHtml(attemptsOfGroup(pairs))}</span></summary>${shownRepeat}${trajectoriesTable(divergence)}</details>`;
     })
     .join('');
   const pairs = comparison.pairs

@@ -10,10 +10,15 @@ export interface SyntheticAttempt {
   /** Default: null when passed, else TESTS_FAILED. */
   failureReason?: string | null;
   tools?: Array<{ tool: string; params: Record<string, unknown> }>;
-  inputTokens?: number;
-  outputTokens?: number;
-  costUsd?: number;
+  /** null: the record reports no such figure (a scripted agent's tokens, a model without a price). */
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  costUsd?: number | null;
   durationSec?: number;
+  /** The record's model name; null: no model (the scripted agent). Default `synthetic-model`. */
+  model?: string | null;
+  /** Extra top-level record fields (optional ones of newer records: `backend`, `runtime`...). */
+  extraFields?: Record<string, unknown>;
 }
 
 /**
@@ -62,15 +67,16 @@ export async function writeSyntheticRunFolder(runDir: string, runId: string, att
       result: { passed: attempt.passed, exit_code: attempt.passed ? 0 : 1, failure_reason: failureReason, stop_reason: 'SUCCESS' },
       artifact_paths: { events: 'events.jsonl' },
       variant: 'scripted',
-      model: { provider: 'openrouter', name: 'synthetic-model' },
+      model: attempt.model === null ? null : { provider: 'openrouter', name: attempt.model ?? 'synthetic-model' },
       limits: { timeout_sec: 60 },
       metrics: {
         steps: tools.length,
         tool_calls: tools.length,
-        input_tokens: attempt.inputTokens ?? 1000,
-        output_tokens: attempt.outputTokens ?? 100,
-        cost_usd: attempt.costUsd ?? 0.01,
+        input_tokens: attempt.inputTokens === undefined ? 1000 : attempt.inputTokens,
+        output_tokens: attempt.outputTokens === undefined ? 100 : attempt.outputTokens,
+        cost_usd: attempt.costUsd === undefined ? 0.01 : attempt.costUsd,
       },
+      ...attempt.extraFields,
     };
     await writeFile(path.join(folder, 'attempt.json'), JSON.stringify(record));
     const event = (type: string, step: number | null, payload: Record<string, unknown>): string =>

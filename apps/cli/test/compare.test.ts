@@ -45,7 +45,7 @@ describe('ab compare', () => {
     expect(run.stdout.startsWith('## AgentBench: B vs A\n')).toBe(true);
     expect(run.stdout).toContain('**🔴 B is significantly worse than A (p < 0.05)**');
     expect(run.stdout).toContain('### Changed tasks (7)');
-    expect(run.stdout).toContain('| task-2 | ❌ pass → fail | passed | TESTS_FAILED | tool call 2 |');
+    expect(run.stdout).toContain('| task-2 | 1 | ❌ pass → fail | passed | TESTS_FAILED | tool call 2 |');
   });
 
   it('prints the whole comparison with --format json', async () => {

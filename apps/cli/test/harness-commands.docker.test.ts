@@ -23,6 +23,8 @@ describe.skipIf(skipReason !== undefined)('ab run-task and ab validate-suite in 
     const printed = JSON.parse(run.stdout) as { run_dir: string; record: { run_id: string; result: { passed: boolean; exit_code: number } } };
     scratch.runIds.push(printed.record.run_id);
     expect(printed.record.result).toMatchObject({ passed: true, exit_code: 0 });
+    // What ran is recorded: the backend, and the engine's default runtime by its name.
+    expect(printed.record).toMatchObject({ backend: 'docker', runtime: 'runc' });
     const runDir = printed.run_dir;
     const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as Record<string, unknown>;
     expect(runJson).toMatchObject({

@@ -37,5 +37,7 @@ describe.skipIf(skipReason !== undefined)('ab run-task --runtime in real Docker'
     const printed = JSON.parse(run.stdout) as Printed;
     scratch.runIds.push(printed.record.run_id);
     expect(printed.record.result, run.stderr).toMatchObject({ passed: true, exit_code: 0 });
+    // The record says what the tests ran under: gVisor, after setup under runc.
+    expect(printed.record).toMatchObject({ backend: 'docker', runtime: 'runsc' });
   });
 });

@@ -98,6 +98,18 @@ describe('runModelBenchmark', () => {
     expect(run.entries.flatMap((entry) => entry.errors)).toEqual([]);
   });
 
+  it('writes to artifacts/runs/<timestamp> without an out folder, as ab run and its --help say (issue 27)', async () => {
+    const previous = process.cwd();
+    process.chdir(root);
+    try {
+      const run = await runModelBenchmark({ models: ['alpha/one'], tasks: tasks.slice(0, 1), runAttempt: async (input) => fakeAttemptRecord(input) });
+      expect(path.relative(root, run.outDir).split(path.sep).slice(0, 2)).toEqual(['artifacts', 'runs']);
+      expect(run.entries[0]?.folder.startsWith(run.outDir)).toBe(true);
+    } finally {
+      process.chdir(previous);
+    }
+  });
+
   it('rejects bad limits and a missing task selection by their option name', async () => {
     const runAttempt = async (input: AttemptTryInput) => fakeAttemptRecord(input);
     await expect(runModelBenchmark({ models: ['a/b'], tasks, runs: 0, outDir: root, runAttempt })).rejects.toThrow('--runs: expected a whole number ≥ 1, found 0');

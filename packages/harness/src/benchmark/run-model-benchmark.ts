@@ -44,7 +44,8 @@ export interface ModelBenchmarkRun extends Omit<AgentRunResult, 'entries'> {
  */
 export async function runModelBenchmark(options: ModelBenchmarkOptions): Promise<ModelBenchmarkRun> {
   const models = typeof options.models === 'string' ? await readModelList(options.models) : [...options.models];
-  const outDir = path.resolve(options.resume ?? options.outDir ?? path.join('artifacts', 'bench', timestampForPath()));
+  // `ab run` and `ab bench-models` write the same run folder, where `ab run --help` and runAgentRun say: artifacts/runs/.
+  const outDir = path.resolve(options.resume ?? options.outDir ?? path.join('artifacts', 'runs', timestampForPath()));
   const probes = new Map<string, ProbeOutcome>();
   const probe = options.probe === true ? probeModel : options.probe === false ? undefined : options.probe;
   if (probe !== undefined) {

@@ -94,6 +94,8 @@ export class AttemptContext {
    */
   endpointFailure: string | undefined;
   private sandbox: Sandbox | undefined;
+  /** The attempt's own sandbox, kept after its removal: its backend and runtime go into the record. */
+  private startedSandbox: Sandbox | undefined;
   private readonly cleanups: Array<() => Promise<void>> = [];
 
   constructor(private readonly options: AttemptContextOptions) {
@@ -147,7 +149,21 @@ export class AttemptContext {
   async startSandbox(): Promise<Sandbox> {
     const created = await this.timed(() => this.createSandbox(this.sandboxSpec()));
     this.sandbox = created;
+    this.startedSandbox = created;
     return this.timedSandbox(created);
+  }
+
+  /**
+   * What the attempt ran in, for its record: the sandbox's backend and, for Docker, the OCI runtime
+   * its container ran under last (after a move to gVisor, `runsc`; else the engine's default by name).
+   * Null runtime: a backend without one. Empty when no sandbox was started.
+   */
+  get sandboxFacts(): { backend?: string; runtime?: string | null } {
+    const sandbox = this.startedSandbox;
+    if (sandbox === undefined) return {};
+    if (sandbox.backend !== 'docker') return { backend: sandbox.backend, runtime: null };
+    const runtime = (sandbox as Sandbox & { runtimeName?: string }).runtimeName;
+    return { backend: sandbox.backend, ...(runtime === undefined ? {} : { runtime }) };
   }
 
   /** Runs a command of the harness's own (tests, probes) in the repository; an abort ends the attempt as interrupted. */

@@ -1,3 +1,4 @@
+import { costUnknownText } from '../summary/cost-unknown.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
 import type { ModelBenchmarkResult } from './summarize-model-benchmark.js';
 
@@ -38,7 +39,12 @@ export function formatBenchTable(result: ModelBenchmarkResult): string {
   for (const entry of result.entries) {
     if (entry.isDropped) lines.push(`dropped ${entry.model}: the probe got no answer (${entry.probe?.message ?? 'unknown'})`);
     for (const error of entry.errors) lines.push(`error ${entry.model}: ${error}`);
+    if (entry.summary !== null && entry.summary.costUnknownModels.length > 0) lines.push(costUnknownText(entry.summary.costUnknownModels));
   }
+  // What ran: the records' backend and runtime (`--runtime runsc` shows here), once when every model ran alike.
+  const sandboxes = [...new Set(result.entries.filter((entry) => entry.sandbox !== '').map((entry) => entry.sandbox))];
+  if (sandboxes.length === 1) lines.push(`ran in: ${sandboxes[0]}`);
+  else for (const entry of result.entries) if (entry.sandbox !== '') lines.push(`${entry.model} ran in: ${entry.sandbox}`);
   lines.push(`${result.taskCount} task(s) × ${result.runs} run(s) per model; figures are means per attempt; summary: ${result.summaryFile}`);
   return `${lines.join('\n')}\n`;
 }

@@ -74,4 +74,39 @@ describe('summarizeModelBenchmark', () => {
     expect(table).toContain('dropped gamma/down: the probe got no answer (404 model not found)');
     expect(table).toContain('error beta/one: task_b #2: provider key missing');
   });
+
+  it("ab run's table: an unknown cost is – with the model named, a known zero $0.00, and what the attempts ran in (issue 27)", async () => {
+    const write = async (model: string, costUsd: number | null): Promise<string> => {
+      const folder = path.join(root, model.replace('/', '__'));
+      await mkdir(folder, { recursive: true });
+      const record = attemptRecord({
+        run_id: `${model}-1`,
+        task_id: 'toy_fail_pytest',
+        variant: 'llm',
+        model: { provider: 'openrouter', name: model },
+        metrics: { steps: 3, input_tokens: 1000, output_tokens: 55, cost_usd: costUsd },
+        backend: 'docker',
+        runtime: 'runsc',
+      });
+      await appendFile(path.join(folder, 'attempts.jsonl'), `${JSON.stringify(record)}\n`);
+      return folder;
+    };
+    const result = await summarizeModelBenchmark({
+      outDir: root,
+      runs: 1,
+      taskCount: 1,
+      entries: [
+        { model: 'unpriced/model', folder: await write('unpriced/model', null), isDropped: false, errors: [] },
+        { model: 'free/model', folder: await write('free/model', 0), isDropped: false, errors: [] },
+      ],
+    });
+    const table = formatBenchTable(result);
+    expect(table).toMatch(/unpriced\/model\s+1\s+.*\s+3\s+1055\s+–\s/);
+    expect(table).toMatch(/free\/model\s+1\s+.*\s+3\s+1055\s+\$0\.00\s/);
+    expect(table).toContain('cost unknown: no price for model unpriced/model\n');
+    expect(table).not.toContain('no price for model free/model');
+    expect(table).toContain('ran in: backend docker, runtime runsc\n');
+    const json = JSON.parse(await readFile(result.summaryFile, 'utf8')) as { models: Array<Record<string, unknown>> };
+    expect(json.models[0]).toMatchObject({ mean_cost_usd: null, cost_unknown_models: ['unpriced/model'], sandbox: 'backend docker, runtime runsc' });
+  });
 });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { writeJsonAtomic } from '@agentbench/schemas/internal';
 import type { ReportModel } from '../model/report-model.js';
 import { readRunFolders } from '../read/read-run-folders.js';
+import { sandboxFactsOf } from '../summary/sandbox-facts.js';
 import { summarizeGroup, type GroupSummary } from '../summary/summarize-report.js';
 
 /** A probe's answer, as the benchmark recorded it. */
@@ -29,6 +30,8 @@ export interface ModelBenchmarkEntry {
   errors: string[];
   /** Figures read back from the model's folder; null when it holds no attempt. */
   summary: GroupSummary | null;
+  /** What its attempts ran in, as their records say (`backend docker, runtime runsc`); empty when they do not say. */
+  sandbox: string;
 }
 
 export interface ModelBenchmarkResult {
@@ -62,6 +65,8 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
       mean_tokens: entry.summary?.meanTokens ?? null,
       mean_cost_usd: entry.summary?.meanCostUsd ?? null,
       total_cost_usd: entry.summary?.totalCostUsd ?? null,
+      cost_unknown_models: entry.summary?.costUnknownModels ?? [],
+      sandbox: entry.sandbox === '' ? null : entry.sandbox,
       mean_duration_sec: entry.summary?.meanDurationSec ?? null,
       failures_by_reason: entry.summary?.failuresByReason ?? {},
     })),
@@ -76,7 +81,7 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
 export async function summarizeModelBenchmark(run: ModelBenchmarkRunInput): Promise<ModelBenchmarkResult> {
   const entries: ModelBenchmarkEntry[] = [];
   for (const ran of run.entries) {
-    const entry: ModelBenchmarkEntry = { model: ran.model, folder: ran.folder, isDropped: ran.isDropped, errors: [...ran.errors], summary: null, ...(ran.probe === undefined ? {} : { probe: ran.probe }) };
+    const entry: ModelBenchmarkEntry = { model: ran.model, folder: ran.folder, isDropped: ran.isDropped, errors: [...ran.errors], summary: null, sandbox: '', ...(ran.probe === undefined ? {} : { probe: ran.probe }) };
     entries.push(entry);
     if (entry.isDropped) continue;
     let model: ReportModel;
@@ -86,6 +91,8 @@ export async function summarizeModelBenchmark(run: ModelBenchmarkRunInput): Prom
       continue; // No attempt recorded (every one threw): the entry's errors say why.
     }
     entry.summary = summarizeGroup(entry.model, entry.model, model.rows);
+    const source = model.sources[0];
+    if (source !== undefined) entry.sandbox = sandboxFactsOf(model, source);
   }
   const result = { outDir: run.outDir, runs: run.runs, taskCount: run.taskCount, entries };
   const summaryFile = path.join(run.outDir, 'bench-summary.json');

@@ -101,7 +101,7 @@ describe('compareRuns', () => {
 
     const markdown = renderComparisonMarkdown(comparison);
     expect(markdown).toContain('B is significantly worse than A (p < 0.05)');
-    expect(markdown).toContain('| task-2 | ❌ pass → fail |');
+    expect(markdown).toContain('| task-2 | 1 | ❌ pass → fail |');
     expect(markdown).toContain('McNemar exact p = 0.016 (7 regressions, 0 fixes)');
     const text = renderComparisonText(comparison);
     expect(text).toContain('7 regressions, 0 fixes');

@@ -2,6 +2,7 @@ import { mcnemarExact, pairedBootstrapInterval, type BootstrapOptions } from '@a
 import { ReportError } from '../errors/report-error.js';
 import type { ReadProblem, ReportModel, ReportRow } from '../model/report-model.js';
 import { readRunFolders } from '../read/read-run-folders.js';
+import { costUnknownModels } from '../summary/cost-unknown.js';
 import { firstDivergence } from './first-divergence.js';
 import { NoCommonTasksError } from './no-common-tasks-error.js';
 import { readToolCalls } from './read-tool-calls.js';
@@ -35,6 +36,7 @@ function sideOf(row: ReportRow): AttemptSide {
   const tokens = row.inputTokens !== null && row.outputTokens !== null ? row.inputTokens + row.outputTokens : null;
   return {
     status: row.status,
+    model: row.model ?? row.variant,
     failureReason: row.failureReason,
     durationSec: row.durationSec,
     tokens,
@@ -67,21 +69,33 @@ function rowsByTask(model: ReportModel): Map<string, ReportRow[]> {
 const OUTCOME_ORDER: Record<PairOutcome, number> = { regression: 0, fix: 1, 'both-failed': 2, 'both-passed': 3, errored: 4 };
 
 function figureDelta(name: FigureDelta['name'], pairs: readonly AttemptPair[], pick: (side: AttemptSide) => number | null): FigureDelta {
-  let totalA = 0;
-  let totalB = 0;
-  let count = 0;
-  for (const pair of pairs) {
-    const valueA = pick(pair.a);
-    const valueB = pick(pair.b);
-    // Only pairs where both sides report it: a missing figure is not a zero.
-    if (valueA === null || valueB === null) continue;
-    totalA += valueA;
-    totalB += valueB;
-    count += 1;
-  }
-  const meanA = count === 0 ? null : totalA / count;
-  const meanB = count === 0 ? null : totalB / count;
-  return { name, pairs: count, totalA, totalB, totalDelta: totalB - totalA, meanA, meanB, meanDelta: meanA === null || meanB === null ? null : meanB - meanA };
+  // A missing figure is unknown, not zero: each side is summed over the pairs where it reports the
+  // figure, and the deltas over the pairs where both do.
+  const sum = (values: ReadonlyArray<number | null>): { total: number | null; count: number } => {
+    const known = values.filter((value): value is number => value !== null);
+    return { total: known.length === 0 ? null : known.reduce((left, right) => left + right, 0), count: known.length };
+  };
+  const sideA = sum(pairs.map((pair) => pick(pair.a)));
+  const sideB = sum(pairs.map((pair) => pick(pair.b)));
+  const both = sum(
+    pairs.map((pair) => {
+      const valueA = pick(pair.a);
+      const valueB = pick(pair.b);
+      return valueA === null || valueB === null ? null : valueB - valueA;
+    }),
+  );
+  return {
+    name,
+    pairs: both.count,
+    reportedA: sideA.count,
+    reportedB: sideB.count,
+    totalA: sideA.total,
+    totalB: sideB.total,
+    totalDelta: both.total,
+    meanA: sideA.total === null ? null : sideA.total / sideA.count,
+    meanB: sideB.total === null ? null : sideB.total / sideB.count,
+    meanDelta: both.total === null ? null : both.total / both.count,
+  };
 }
 
 function comparedRun(folder: string, model: ReportModel, passed: number, counted: number): ComparedRun {
@@ -192,6 +206,7 @@ export async function compareRuns(folderA: string, folderB: string, options: Com
     pairs,
     divergences,
     unpaired,
+    costUnknownModels: { a: costUnknownModels(modelA.rows), b: costUnknownModels(modelB.rows) },
     tasksOnlyInA: [...tasksA.keys()].filter((taskId) => !tasksB.has(taskId)).sort(),
     tasksOnlyInB: [...tasksB.keys()].filter((taskId) => !tasksA.has(taskId)).sort(),
     verdict: {

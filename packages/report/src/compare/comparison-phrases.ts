@@ -1,4 +1,5 @@
 import { formatCost, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
+import { costUnknownText } from '../summary/cost-unknown.js';
 import type { FigureDelta, PairOutcome, RunComparison } from './run-comparison.js';
 
 /** Wording shared by the text, Markdown and HTML renderings of a comparison. */
@@ -79,4 +80,13 @@ export function callText(call: { tool: string; arguments: string } | null, maxCh
   if (call === null) return '(no more tool calls)';
   const text = `${call.tool} ${call.arguments}`.replace(/\s+/g, ' ');
   return text.length > maxCharacters ? `${text.slice(0, maxCharacters - 1)}…` : text;
+}
+
+/** `A: cost unknown: no price for model X`, one line per run with such models (none when every cost is known). */
+export function costUnknownLines(comparison: RunComparison): string[] {
+  const { a, b } = comparison.costUnknownModels;
+  return [
+    ...(a.length === 0 ? [] : [`A: ${costUnknownText(a)}`]),
+    ...(b.length === 0 ? [] : [`B: ${costUnknownText(b)}`]),
+  ];
 }

@@ -20,6 +20,17 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+function shortened(text: string): string {
+  return text.length > TOOL_ARGUMENTS_CHARACTERS ? `${text.slice(0, TOOL_ARGUMENTS_CHARACTERS)}… (${text.length} characters)` : text;
+}
+
+/** The diff an `apply_patch` call sends (its `unified_diff`), to be shown as a diff rather than as a JSON string. */
+function patchOf(tool: string, params: unknown): string | undefined {
+  if (tool !== 'apply_patch' || typeof params !== 'object' || params === null) return undefined;
+  const diff = (params as Record<string, unknown>)['unified_diff'];
+  return typeof diff === 'string' ? diff : undefined;
+}
+
 export interface ToolCallTrajectory {
   /** False when the attempt has no events.jsonl (a baseline, a run-task attempt). */
   hasEvents: boolean;
@@ -39,11 +50,13 @@ export async function readToolCalls(folder: string | null, problems: ReadProblem
     if (!parsed.success || parsed.output.event_type !== 'tool_call_started') continue;
     const event = parsed.output;
     const fullArguments = canonicalJson(event.payload.params ?? {});
+    const patch = patchOf(event.payload.tool, event.payload.params);
     calls.push({
       index: calls.length,
       step: event.step ?? null,
       tool: event.payload.tool,
-      arguments: fullArguments.length > TOOL_ARGUMENTS_CHARACTERS ? `${fullArguments.slice(0, TOOL_ARGUMENTS_CHARACTERS)}… (${fullArguments.length} characters)` : fullArguments,
+      arguments: shortened(fullArguments),
+      ...(patch === undefined ? {} : { patch: shortened(patch) }),
       fullArguments,
     });
   }

@@ -1,6 +1,7 @@
 import { REPORT_STYLES } from '../render/html-styles.js';
 import { escapeXml as escapeHtml } from '../render/render-junit.js';
-import { FIGURE_LABELS, OUTCOME_LABELS, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { FIGURE_LABELS, OUTCOME_LABELS, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
 import type { Divergence, RunComparison, ToolCallStep } from './run-comparison.js';
 
 /** The comparison section's own CSS, beside REPORT_STYLES (on `ab compare`'s page and in `ab report A B`). */
@@ -10,10 +11,23 @@ export const COMPARISON_STYLES = `
 .trajectories tr.diverges td { background: #fff8c5; border-top: 2px solid var(--error); }
 .trajectories td.index { width: 3em; color: var(--muted); }
 .regression { color: var(--fail); } .fix { color: var(--pass); }
+.changed-task .count { font-weight: 600; }
+.trajectories pre.diff { margin: 4px 0 0; white-space: pre-wrap; }
 `;
+
+/** A patch as a diff: each line escaped, added and removed lines marked (the same classes as the report's diffs). */
+export function diffHtml(patch: string): string {
+  const lines = patch.replace(/\n$/, '').split('\n').map((line) => {
+    const kind = line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') ? 'line-meta' : line.startsWith('+') ? 'line-add' : line.startsWith('-') ? 'line-del' : line.startsWith('@@') ? 'line-hunk' : '';
+    return `<span${kind === '' ? '' : ` class="${kind}"`}>${escapeHtml(line)}\n</span>`;
+  });
+  return `<pre class="diff" data-testid="patch-diff">${lines.join('')}</pre>`;
+}
 
 function stepCell(step: ToolCallStep | undefined): string {
   if (step === undefined) return '<td class="empty">–</td>';
+  // An apply_patch's diff reads as a diff, not as one escaped JSON string.
+  if (step.patch !== undefined) return `<td><strong>${escapeHtml(step.tool)}</strong>${diffHtml(step.patch)}</td>`;
   return `<td><strong>${escapeHtml(step.tool)}</strong> ${escapeHtml(step.arguments)}</td>`;
 }
 
@@ -40,14 +54,16 @@ export function renderComparisonSection(comparison: RunComparison): string {
         `<tr><td>${FIGURE_LABELS[figure.name]}</td><td>${formatFigure(figure.name, figure.meanA)}</td><td>${formatFigure(figure.name, figure.meanB)}</td><td>${formatFigureDelta(figure.name, figure.meanDelta)}</td><td>${formatFigure(figure.name, figure.totalA)}</td><td>${formatFigure(figure.name, figure.totalB)}</td><td>${formatFigureDelta(figure.name, figure.totalDelta)}</td><td>${figure.pairs}</td></tr>`,
     )
     .join('');
-  const changed = comparison.divergences
-    .map((divergence) => {
+  const changed = groupChangedTasks(comparison)
+    .map(({ divergence, pairs }) => {
       const where = divergence.index === null ? escapeHtml(divergence.note ?? '') : `first divergence at tool call ${divergence.index + 1}`;
-      return `<details class="changed-task" data-testid="changed-task" open><summary><span class="${divergence.outcome}">${escapeHtml(OUTCOME_LABELS[divergence.outcome])}</span> <code>${escapeHtml(divergence.taskId)}</code>${divergence.repeat > 0 ? ` #${divergence.repeat + 1}` : ''}: ${where}</summary>${trajectoriesTable(divergence)}</details>`;
+      const count = pairs.length === 1 ? '' : ` <span class="count" data-testid="changed-count">${pairs.length}×</span>`;
+      const shownRepeat = pairs.length === 1 ? '' : `<p class="small">The trajectories of repeat #${divergence.repeat + 1}; the others of this row reach the same divergence.</p>`;
+      return `<details class="changed-task" data-testid="changed-task" open><summary><span class="${divergence.outcome}">${escapeHtml(OUTCOME_LABELS[divergence.outcome])}</span> <code>${escapeHtml(divergence.taskId)}</code>${count}: ${where} · <span class="small" data-testid="changed-attempts">${escapeHtml(attemptsOfGroup(pairs))}</span></summary>${shownRepeat}${trajectoriesTable(divergence)}</details>`;
     })
     .join('');
   const pairs = comparison.pairs
-    .map((pair) => `<tr><td><code>${escapeHtml(pair.taskId)}</code></td><td>${pair.repeat + 1}</td><td class="${pair.outcome}">${escapeHtml(OUTCOME_LABELS[pair.outcome])}</td><td>${escapeHtml(pair.a.failureReason ?? pair.a.status)}</td><td>${escapeHtml(pair.b.failureReason ?? pair.b.status)}</td></tr>`)
+    .map((pair) => `<tr><td><code>${escapeHtml(pair.taskId)}</code></td><td>${pair.repeat + 1}</td><td class="${pair.outcome}">${escapeHtml(OUTCOME_LABELS[pair.outcome])}</td><td>${escapeHtml(pair.a.failureReason ?? pair.a.status)}</td><td>${escapeHtml(pair.b.failureReason ?? pair.b.status)}</td><td>${escapeHtml(`${pair.a.model ?? 'unknown'} → ${pair.b.model ?? 'unknown'}`)}</td></tr>`)
     .join('');
   return `<section id="b-vs-a" data-testid="b-vs-a">
 <h2>B vs A</h2>
@@ -58,12 +74,13 @@ export function renderComparisonSection(comparison: RunComparison): string {
 <li>${escapeHtml(pairsLine(comparison))}</li>
 <li>${escapeHtml(passRateLine(comparison))}</li>
 <li>${escapeHtml(mcnemarLine(comparison))}</li>
+${costUnknownLines(comparison).map((line) => `<li data-testid="cost-unknown">${escapeHtml(line)}</li>`).join('')}
 </ul>
 <table><thead><tr><th>figure</th><th>mean A</th><th>mean B</th><th>Δ mean</th><th>total A</th><th>total B</th><th>Δ total</th><th>pairs</th></tr></thead><tbody>${figures}</tbody></table>
 <h2>Changed tasks (${comparison.divergences.length})</h2>
 ${changed === '' ? '<p>No task changed outcome.</p>' : changed}
 <h2>Every pair</h2>
-<table><thead><tr><th>task</th><th>repeat</th><th>outcome</th><th>A</th><th>B</th></tr></thead><tbody>${pairs}</tbody></table>
+<table><thead><tr><th>task</th><th>repeat</th><th>outcome</th><th>A</th><th>B</th><th>models</th></tr></thead><tbody>${pairs}</tbody></table>
 </section>`;
 }
 

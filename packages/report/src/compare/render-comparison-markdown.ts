@@ -1,4 +1,5 @@
-import { FIGURE_LABELS, callText, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { FIGURE_LABELS, callText, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
 import type { RunComparison } from './run-comparison.js';
 
 /** Pull-request comments cap at 65,536 characters; the changed-task table stops well before. */
@@ -36,22 +37,25 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
         `| ${FIGURE_LABELS[figure.name]} | ${formatFigure(figure.name, figure.meanA)} | ${formatFigure(figure.name, figure.meanB)} | ${formatFigureDelta(figure.name, figure.meanDelta)} | ${formatFigure(figure.name, figure.totalA)} | ${formatFigure(figure.name, figure.totalB)} | ${formatFigureDelta(figure.name, figure.totalDelta)} | ${figure.pairs} |`,
     ),
   ];
+  const unknownCosts = costUnknownLines(comparison);
+  if (unknownCosts.length > 0) lines.push('', ...unknownCosts.map((line) => `- ${cell(line)}`));
   if (comparison.divergences.length > 0) {
-    const shown = comparison.divergences.slice(0, MAX_MARKDOWN_CHANGED_ROWS);
+    const groups = groupChangedTasks(comparison);
+    const shown = groups.slice(0, MAX_MARKDOWN_CHANGED_ROWS);
     lines.push(
       '',
       `### Changed tasks (${comparison.divergences.length})`,
       '',
-      '| task | change | A | B | first divergence | A did | B did |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
-      ...shown.map((divergence) => {
-        const pair = comparison.pairs.find((item) => item.taskId === divergence.taskId && item.repeat === divergence.repeat);
+      '| task | count | change | A | B | first divergence | A did | B did | attempts |',
+      '| --- | ---: | --- | --- | --- | --- | --- | --- | --- |',
+      ...shown.map(({ divergence, pairs }) => {
+        const pair = pairs[0];
         const where = divergence.index === null ? cell(divergence.note ?? '') : `tool call ${divergence.index + 1}`;
         const sides = divergence.index === null ? ['', ''] : [code(callText(divergence.a, 80)), code(callText(divergence.b, 80))];
-        return `| ${cell(divergence.taskId)}${divergence.repeat > 0 ? ` #${divergence.repeat + 1}` : ''} | ${divergence.outcome === 'regression' ? '❌ pass → fail' : '✅ fail → pass'} | ${cell(pair?.a.failureReason ?? pair?.a.status ?? '')} | ${cell(pair?.b.failureReason ?? pair?.b.status ?? '')} | ${where} | ${sides[0]} | ${sides[1]} |`;
+        return `| ${cell(divergence.taskId)} | ${pairs.length} | ${divergence.outcome === 'regression' ? '❌ pass → fail' : '✅ fail → pass'} | ${cell(pair?.a.failureReason ?? pair?.a.status ?? '')} | ${cell(pair?.b.failureReason ?? pair?.b.status ?? '')} | ${where} | ${sides[0]} | ${sides[1]} | ${cell(attemptsOfGroup(pairs))} |`;
       }),
     );
-    if (comparison.divergences.length > shown.length) lines.push('', `… and ${comparison.divergences.length - shown.length} more (see \`ab compare --format json\`).`);
+    if (groups.length > shown.length) lines.push('', `… and ${groups.length - shown.length} more rows (see \`ab compare --format json\`).`);
   }
   if (comparison.tasksOnlyInA.length + comparison.tasksOnlyInB.length > 0) {
     lines.push('', `Tasks in one run only: A ${comparison.tasksOnlyInA.length}, B ${comparison.tasksOnlyInB.length}.`);

@@ -1,5 +1,6 @@
 import { formatTable } from './format-table.js';
-import { FIGURE_LABELS, callText, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { FIGURE_LABELS, callText, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
 import type { RunComparison } from './run-comparison.js';
 
 function runLine(label: string, run: RunComparison['runA']): string {
@@ -31,28 +32,31 @@ export function renderComparisonText(comparison: RunComparison): string {
       ]),
     ),
   ];
+  for (const line of costUnknownLines(comparison)) lines.push(line);
   if (comparison.divergences.length > 0) {
+    const groups = groupChangedTasks(comparison);
     lines.push(
       '',
       'changed tasks:',
       ...formatTable(
-        ['task', 'repeat', 'change', 'A', 'B', 'first divergence'],
-        comparison.divergences.map((divergence) => {
-          const pair = comparison.pairs.find((item) => item.taskId === divergence.taskId && item.repeat === divergence.repeat);
+        ['task', 'count', 'change', 'A', 'B', 'first divergence', 'attempts'],
+        groups.map(({ divergence, pairs }) => {
+          const pair = pairs[0];
           return [
             divergence.taskId,
-            String(divergence.repeat + 1),
+            String(pairs.length),
             divergence.outcome === 'regression' ? 'pass → fail' : 'fail → pass',
             pair?.a.failureReason ?? pair?.a.status ?? '',
             pair?.b.failureReason ?? pair?.b.status ?? '',
             divergence.index === null ? (divergence.note ?? '') : `tool call ${divergence.index + 1}`,
+            attemptsOfGroup(pairs),
           ];
         }),
       ),
     );
-    for (const divergence of comparison.divergences) {
+    for (const { divergence, pairs } of groups) {
       if (divergence.index === null) continue;
-      lines.push('', `${divergence.taskId} #${divergence.repeat + 1}, tool call ${divergence.index + 1}:`, `  A: ${callText(divergence.a)}`, `  B: ${callText(divergence.b)}`);
+      lines.push('', `${divergence.taskId} (${attemptsOfGroup(pairs)}), tool call ${divergence.index + 1}:`, `  A: ${callText(divergence.a)}`, `  B: ${callText(divergence.b)}`);
     }
   }
   if (comparison.tasksOnlyInA.length + comparison.tasksOnlyInB.length > 0) {

@@ -26,6 +26,8 @@ export interface ComparedRun {
 
 export interface AttemptSide {
   status: 'passed' | 'failed' | 'errored';
+  /** The attempt's model, else its variant (`scripted`, `baseline`); null when the record names neither. */
+  model: string | null;
   failureReason: string | null;
   durationSec: number | null;
   tokens: number | null;
@@ -53,6 +55,11 @@ export interface ToolCallStep {
   tool: string;
   /** The arguments as canonical JSON (keys sorted), cut to `TOOL_ARGUMENTS_CHARACTERS`. */
   arguments: string;
+  /**
+   * An `apply_patch` call's `unified_diff` as the text it is (not JSON-escaped), cut to
+   * `TOOL_ARGUMENTS_CHARACTERS`, so a page can show it as a diff; absent for other calls.
+   */
+  patch?: string;
 }
 
 export interface Divergence {
@@ -76,17 +83,25 @@ export interface Divergence {
   omittedStepsB: number;
 }
 
+/**
+ * A figure of both runs. Each side's total and mean are over the counted pairs where that side
+ * reports the figure (null when none does: unknown, never 0); the deltas are over the pairs where
+ * both sides report it (null when there is none).
+ */
 export interface FigureDelta {
   name: 'tokens' | 'cost_usd' | 'duration_sec' | 'steps';
-  /** Counted pairs where both sides report the figure. */
+  /** Counted pairs where both sides report the figure: what the deltas are taken over. */
   pairs: number;
-  totalA: number;
-  totalB: number;
-  /** totalB − totalA. */
-  totalDelta: number;
+  /** Counted pairs where A, and where B, reports the figure. */
+  reportedA: number;
+  reportedB: number;
+  totalA: number | null;
+  totalB: number | null;
+  /** B − A summed over the pairs where both report it. */
+  totalDelta: number | null;
   meanA: number | null;
   meanB: number | null;
-  /** meanB − meanA (over the same pairs). */
+  /** Mean of B − A over the pairs where both report it. */
   meanDelta: number | null;
 }
 
@@ -122,6 +137,11 @@ export interface RunComparison {
   /** One entry per regression and fix. */
   divergences: Divergence[];
   unpaired: UnpairedAttempt[];
+  /**
+   * Models whose attempts report no cost (no price for them, and the provider sent none), per run:
+   * their cost is unknown, not $0. Attempts without a model (the scripted agent) are not listed.
+   */
+  costUnknownModels: { a: string[]; b: string[] };
   /** Tasks only one run has. */
   tasksOnlyInA: string[];
   tasksOnlyInB: string[];

@@ -135,6 +135,9 @@ export interface ReportRow {
   startedAt: string | null;
   /** Matrix combination and repeat, for scenario runs of a matrix. */
   combination: string | null;
+  /** The sandbox backend (`docker`, `bwrap`, `local`) and OCI runtime (`runc`, `runsc`) of the attempt, when its record names them. */
+  backend?: string;
+  runtime?: string | null;
   /** The attempt's artifact folder (absolute), when it has one of its own. */
   folder: string | null;
   detail: RowDetail;

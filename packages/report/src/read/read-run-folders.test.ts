@@ -91,7 +91,8 @@ describe('readRunFolders', () => {
     ]);
     expect(row.detail.evaluations[1]).toMatchObject({ type: 'llm_judge', success: false, score: 0.4 });
     expect(row.detail.evaluations[1]?.reasoning).toBe('Tone was curt; the customer had waited a week.');
-    expect(row.detail.notes).toEqual(['conversation ended: user_expresses_satisfaction']);
+    // A model without a price: its cost is unknown, and the detail says so.
+    expect(row.detail.notes).toEqual(['conversation ended: user_expresses_satisfaction', 'cost unknown: no price for model fake/model-a']);
     expect(row.detail.judgment?.reason).toMatch(/1 of 2 evaluations passed/);
     expect(row.detail.timeline.map((entry) => entry.kind)).toEqual(['thought', 'action', 'observation']);
   });

@@ -10,6 +10,7 @@ import { locateAttemptFiles, readAttemptDetail } from './read-attempt-detail.js'
 import { problemReporter, readJsonFile, readJsonLines } from './read-jsonl.js';
 import { readScenarioResult } from './read-scenario-result.js';
 import { statusOf } from './row-status.js';
+import { costUnknownText } from '../summary/cost-unknown.js';
 
 export interface ReadRunFoldersOptions {
   /** Preview limits before scaling by the number of rows (see `scaledPreviewLimits`). */
@@ -244,6 +245,8 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     costUsd: record.metrics?.cost_usd ?? null,
     startedAt: record.timestamp_start,
     combination: null,
+    ...(record.backend === undefined ? {} : { backend: record.backend }),
+    ...(record.runtime === undefined ? {} : { runtime: record.runtime }),
     folder: files.runFolder ?? files.logsFolder ?? null,
     ...(retried.length === 0 ? {} : { retriedTries: retried }),
     detail,
@@ -293,7 +296,10 @@ export async function readRunFolders(folders: readonly string[], options: ReadRu
     const sourceRows: ReportRow[] = [];
     for (const rowPlan of plan.rows) {
       const row = await buildRow(rowPlan, `${plan.source.id}-row-${sourceRows.length + 1}`, plan.source.id, limits, problems);
-      if (row !== undefined) sourceRows.push(row);
+      if (row === undefined) continue;
+      // Unknown, not $0: the row's detail says why its cost is `–`.
+      if (row.model !== null && row.costUsd === null) row.detail.notes.push(costUnknownText([row.model]));
+      sourceRows.push(row);
     }
     sourceRows.sort((left, right) => (left.startedAt ?? '').localeCompare(right.startedAt ?? '') || left.taskId.localeCompare(right.taskId));
     sourceRows.forEach((row, index) => {

@@ -33,7 +33,7 @@ describe('ab report with two run folders', () => {
     expect(section).toContain('first divergence at tool call 2');
     // The marked row: A's apply_patch beside B's search.
     const marked = section.slice(section.indexOf('data-testid="divergence-row"'));
-    expect(marked.slice(0, marked.indexOf('</tr>'))).toMatch(/apply_patch.*search/);
+    expect(marked.slice(0, marked.indexOf('</tr>'))).toMatch(/apply_patch[\s\S]*search/);
     // The report's own sections are all still there.
     expect(text).toContain('id="attempts-table"');
     expect(text).toContain('.trajectories');

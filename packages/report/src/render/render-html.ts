@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { ReportModel } from '../model/report-model.js';
 import { formatReadProblem } from '../model/report-model.js';
 import { summarizeReport, type GroupSummary } from '../summary/summarize-report.js';
+import { costUnknownText } from '../summary/cost-unknown.js';
+import { sandboxFactsOf } from '../summary/sandbox-facts.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
 import { REPORT_SCRIPT } from './html-script.js';
 import { REPORT_STYLES } from './html-styles.js';
@@ -61,7 +63,7 @@ function baselineNote(wording: ResultWording, overall: GroupSummary): string {
 function card(title: string, group: GroupSummary, testId: string): string {
   const interval = `${formatPercent(group.passRate.interval.lower, 0)}–${formatPercent(group.passRate.interval.upper, 0)}`;
   const passAtK = group.passAtK.map((estimate) => `pass@${estimate.k} ${formatPercent(estimate.value, 0)}`).join(' · ');
-  return `<div class="card" data-testid="${testId}"><div class="small">${escapeHtml(title)}</div><div class="big">${formatPercent(group.passRate.rate)} <span class="small">(${group.passed}/${group.attempts}, 95% CI ${interval})</span></div><div class="small">${escapeHtml(passAtK)}</div><div class="small">${group.failed} failed · ${group.errored} errored${group.erroredNotCounted === 0 ? '' : ` <span data-testid="errored-not-counted">(${escapeHtml(formatErroredNotCounted(group))})</span>`} · mean ${formatNumber(group.meanSteps)} steps · ${formatNumber(group.meanTokens, 0)} tokens · ${formatCost(group.meanCostUsd)} · ${formatSeconds(group.meanDurationSec)}</div></div>`;
+  return `<div class="card" data-testid="${testId}"><div class="small">${escapeHtml(title)}</div><div class="big">${formatPercent(group.passRate.rate)} <span class="small">(${group.passed}/${group.attempts}, 95% CI ${interval})</span></div><div class="small">${escapeHtml(passAtK)}</div><div class="small">${group.failed} failed · ${group.errored} errored${group.erroredNotCounted === 0 ? '' : ` <span data-testid="errored-not-counted">(${escapeHtml(formatErroredNotCounted(group))})</span>`} · mean ${formatNumber(group.meanSteps)} steps · ${formatNumber(group.meanTokens, 0)} tokens · ${formatCost(group.meanCostUsd)} · ${formatSeconds(group.meanDurationSec)}</div>${group.costUnknownModels.length === 0 ? '' : `<div class="small" data-testid="cost-unknown">${escapeHtml(costUnknownText(group.costUnknownModels))}</div>`}</div>`;
 }
 
 function comparisonTable(model: ReportModel, summary: ReturnType<typeof summarizeReport>): string {
@@ -80,6 +82,15 @@ function comparisonTable(model: ReportModel, summary: ReturnType<typeof summariz
     })
     .join('');
   return `<section id="comparison"><h2>Run folders side by side</h2><div class="cards">${summary.bySource.map((group) => card(group.label, group, 'source-card')).join('')}</div><h3>Passes per task</h3><table class="comparison" data-testid="comparison"><thead>${header}</thead><tbody>${body}</tbody></table></section>`;
+}
+
+/** Under the header: what each run folder's attempts ran in (backend, runtime), as their records say. */
+function sandboxLines(model: ReportModel): string {
+  const lines = model.sources.flatMap((source) => {
+    const facts = sandboxFactsOf(model, source);
+    return facts === '' ? [] : [`<div class="meta" data-testid="sandbox-facts">${escapeHtml(`${source.label}: ${facts}`)}</div>`];
+  });
+  return lines.join('');
 }
 
 function pairedComparisonSection(paired: PairedComparison | undefined): string {
@@ -143,7 +154,7 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
 <style>${REPORT_STYLES}${options.pairedComparison === undefined ? '' : COMPARISON_STYLES}</style>
 </head>
 <body>
-<header><h1>${escapeHtml(title)}</h1><div class="meta">Generated ${escapeHtml(model.generatedAt)} from ${model.sources.length} run folder(s): ${model.sources.map((source) => `<code title="${escapeHtml(source.dir)}">${escapeHtml(source.label)}</code>`).join(', ')}</div></header>
+<header><h1>${escapeHtml(title)}</h1><div class="meta">Generated ${escapeHtml(model.generatedAt)} from ${model.sources.length} run folder(s): ${model.sources.map((source) => `<code title="${escapeHtml(source.dir)}">${escapeHtml(source.label)}</code>`).join(', ')}</div>${sandboxLines(model)}</header>
 <main>
 <section id="summary"><h2>Summary</h2><div class="cards">${card(wording.isBaseline ? 'Baseline validation of every task' : 'All attempts', summary.overall, 'overall-card')}</div>${baselineNote(wording, summary.overall)}</section>
 <section id="charts"><h2>Charts</h2><div class="charts">${charts.join('')}</div></section>

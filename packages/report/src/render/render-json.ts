@@ -18,6 +18,7 @@ function group(summary: GroupSummary): Record<string, unknown> {
     mean_tokens: summary.meanTokens,
     mean_cost_usd: summary.meanCostUsd,
     total_cost_usd: summary.totalCostUsd,
+    cost_unknown_models: summary.costUnknownModels,
     mean_duration_sec: summary.meanDurationSec,
     failures_by_reason: summary.failuresByReason,
   };
@@ -45,6 +46,8 @@ function row(item: ReportRow): Record<string, unknown> {
     started_at: item.startedAt,
     message: item.detail.message ?? null,
     folder: item.folder,
+    ...(item.backend === undefined ? {} : { backend: item.backend }),
+    ...(item.runtime === undefined ? {} : { runtime: item.runtime }),
     ...(item.retriedTries === undefined ? {} : { retried_tries: item.retriedTries.map((earlier) => ({ try: earlier.try, failure_reason: earlier.failureReason, failure_class: earlier.failureClass })) }),
   };
 }

@@ -68,6 +68,8 @@ export function renderJunitReport(model: ReportModel): string {
       ['errored_not_counted', String(group.erroredNotCounted)],
       ['pass_rate', group.passRate.rate === null ? '' : group.passRate.rate.toFixed(4)],
       ['conservative_pass_rate', group.conservativePassRate.rate === null ? '' : group.conservativePassRate.rate.toFixed(4)],
+      // Unknown, not $0: the models whose attempts report no cost.
+      ...(group.costUnknownModels.length === 0 ? [] : [['cost_unknown_models', group.costUnknownModels.join(',')]]),
       ...(source.run === null ? [] : [['run_id', source.run.runId], ['run_kind', source.run.kind], ['run_status', source.run.status]]),
     ]
       .map(([name, value]) => `      <property name="${escapeXml(name as string)}" value="${escapeXml(value as string)}"/>`)

@@ -1,6 +1,8 @@
 import type { ReportModel } from '../model/report-model.js';
 import { formatReadProblem } from '../model/report-model.js';
 import { summarizeReport, type GroupSummary } from '../summary/summarize-report.js';
+import { costUnknownText } from '../summary/cost-unknown.js';
+import { sandboxFactsOf } from '../summary/sandbox-facts.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
 import { resultWording } from './result-wording.js';
 import type { PairedComparison } from '../compare/paired-comparison.js';
@@ -41,7 +43,13 @@ export function renderMarkdownReport(model: ReportModel, options: { maxFailedRow
       ` · ${model.sources.length} run folder${model.sources.length === 1 ? '' : 's'}: ${model.sources.map((source) => `\`${source.label}\``).join(', ')}`,
     '',
   ];
+  const sandboxes = model.sources.flatMap((source) => {
+    const facts = sandboxFactsOf(model, source);
+    return facts === '' ? [] : [`\`${source.label}\`: ${facts}`];
+  });
+  if (sandboxes.length > 0) lines.push(`Ran in: ${sandboxes.join(' · ')}`, '');
   if (summary.byModel.length > 0) lines.push(...groupTable('Model', summary.byModel), '');
+  if (overall.costUnknownModels.length > 0) lines.push(`Mean cost \`–\`: ${costUnknownText(overall.costUnknownModels)}.`, '');
   if (summary.bySource.length > 1) lines.push(...groupTable('Run folder', summary.bySource), '');
   if (summary.failureReasons.length > 0) {
     lines.push('| Failure reason | Count |', '|---|---:|');

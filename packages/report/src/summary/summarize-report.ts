@@ -1,5 +1,6 @@
 import { isFailureReason, summarizeAttempts, type AttemptLike, type KEstimate, type PassRate } from '@agentbench/scoring';
 import type { ReportModel, ReportRow } from '../model/report-model.js';
+import { costUnknownModels } from './cost-unknown.js';
 
 /** Figures of a group of rows (a run folder, a model, everything). */
 export interface GroupSummary {
@@ -23,6 +24,8 @@ export interface GroupSummary {
   meanCostUsd: number | null;
   meanDurationSec: number | null;
   totalCostUsd: number | null;
+  /** Models of the group whose attempts report no cost (no price): their cost is unknown, not $0. */
+  costUnknownModels: string[];
   /** Failed and errored rows per failure reason (reasons with none left out). */
   failuresByReason: Record<string, number>;
 }
@@ -86,6 +89,7 @@ export function summarizeGroup(key: string, label: string, rows: readonly Report
     meanCostUsd: summary.costUsd.mean,
     meanDurationSec: summary.durationSec.mean,
     totalCostUsd: costs.length === 0 ? null : costs.reduce((sum, cost) => sum + cost, 0),
+    costUnknownModels: costUnknownModels(rows),
     failuresByReason,
   };
 }

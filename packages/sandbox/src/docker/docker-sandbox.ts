@@ -61,7 +61,13 @@ export type DockerCommandPath = 'executor' | 'engine-exec';
 /** Largest workspace archive a hand-out sends through the executor (in one request line) rather than the engine's archive API. */
 const EXECUTOR_EXTRACT_MAX_BYTES = 4 * 1024 * 1024;
 
-const cpuCountByEngine = new WeakMap<Dockerode, Promise<number | undefined>>();
+/** What `docker info` says that sandboxes need, read once per engine client. */
+interface EngineFacts {
+  cpus: number | undefined;
+  /** The runtime a container without one runs under (`runc` unless daemon.json says otherwise). */
+  defaultRuntime: string | undefined;
+}
+const factsByEngine = new WeakMap<Dockerode, Promise<EngineFacts>>();
 
 /**
  * A hardened Docker container as a Sandbox. Commands and file operations go through
@@ -98,6 +104,8 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   private planInput: PlanInput;
   /** The runtime, registered without network, this sandbox moves to when its network is cut. */
   private deferredRuntime: string | undefined;
+  /** The engine's default runtime (`docker info`), the one a container without a runtime runs under. */
+  private engineDefaultRuntime: string | undefined;
   /** The runtime the sandbox runs under that has no network at all (setNetwork(true) is refused). */
   private networklessRuntime: string | undefined;
   /** The image committed from the setup container for the move; removed by dispose. */
@@ -161,6 +169,11 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     return this.plan.runtime;
   }
 
+  /** The OCI runtime the container runs under now, the engine's default by its name (`runc`); undefined only when the engine did not say. */
+  get runtimeName(): string | undefined {
+    return this.plan.runtime ?? this.engineDefaultRuntime;
+  }
+
   /** Creates and starts the container, fills the workspace, cuts the network unless `hasNetwork`. */
   static async create(spec: SandboxSpec = {}, options: DockerSandboxOptions = {}): Promise<DockerSandbox> {
     checkEnvironment(spec.env, 'SandboxSpec.env');
@@ -171,7 +184,10 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     const user = spec.mountWorkspace === undefined ? undefined : await mountOwner(spec.mountWorkspace);
     if (spec.hostWorkspace !== undefined) await requireHostFolder(spec.hostWorkspace, 'SandboxSpec.hostWorkspace');
     if (spec.logDir !== undefined) await mkdir(spec.logDir, { recursive: true });
-    const engineCpus = spec.limits?.cpus === undefined ? await engineCpuCount(docker) : undefined;
+    // Needed for the CPU limit; otherwise only to name the default runtime, which no create waits on failing.
+    const engine = spec.limits?.cpus === undefined ? await engineFacts(docker) : await Promise.resolve().then(() => engineFacts(docker)).catch(() => undefined);
+    const engineCpus = spec.limits?.cpus === undefined ? engine?.cpus : undefined;
+    const engineDefaultRuntime = engine?.defaultRuntime;
     const planInput: PlanInput = { spec };
     if (engineCpus !== undefined) planInput.engineCpus = engineCpus;
     if (user !== undefined) planInput.user = user;
@@ -182,14 +198,14 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (networklessRuntime !== undefined && spec.hasNetwork === true) planInput.isRuntimeDeferred = true;
     // A holder's namespace is made by runc: a container of another runtime cannot join it.
     const holder = spec.runtime === undefined ? options.networkHolders?.take(typeof spec.image === 'string' ? spec.image : DEFAULT_DOCKER_IMAGE) : undefined;
-    if (holder === undefined) return DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime);
+    if (holder === undefined) return DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime, engineDefaultRuntime);
     try {
-      return await DockerSandbox.start(docker, planInput, options, holder, networklessRuntime);
+      return await DockerSandbox.start(docker, planInput, options, holder, networklessRuntime, engineDefaultRuntime);
     } catch (error) {
       // The pool only makes starts faster: a holder that is gone (removed from outside) never fails a create.
       if (await isRunning(docker, holder.containerId)) throw error;
       options.onDebug?.(`docker sandbox: network holder ${holder.containerName} is gone; starting without one`);
-      return DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime);
+      return DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime, engineDefaultRuntime);
     }
   }
 
@@ -207,6 +223,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     options: DockerSandboxOptions,
     holder: NetworkHolder | undefined,
     networklessRuntime?: string,
+    engineDefaultRuntime?: string,
   ): Promise<DockerSandbox> {
     const { spec } = planInput;
     const labels = buildContainerLabels(spec.labels);
@@ -236,6 +253,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     }
     const sandbox = new DockerSandbox(docker, container, plan, spec, options, await engineEndpoint(docker), holder);
     sandbox.adoptRuntimePlan(planInput, networklessRuntime);
+    sandbox.engineDefaultRuntime = engineDefaultRuntime;
     registerSandbox(sandbox);
     try {
       await sandbox.initialize();
@@ -807,17 +825,20 @@ async function requireHostFolder(folder: string, field: string): Promise<{ uid: 
   return stats;
 }
 
-function engineCpuCount(docker: Dockerode): Promise<number | undefined> {
-  let count = cpuCountByEngine.get(docker);
-  if (count === undefined) {
-    count = docker.info().then(
-      (info: { NCPU?: number }) => (typeof info.NCPU === 'number' && info.NCPU > 0 ? info.NCPU : undefined),
+function engineFacts(docker: Dockerode): Promise<EngineFacts> {
+  let facts = factsByEngine.get(docker);
+  if (facts === undefined) {
+    facts = docker.info().then(
+      (info: { NCPU?: number; DefaultRuntime?: string }) => ({
+        cpus: typeof info.NCPU === 'number' && info.NCPU > 0 ? info.NCPU : undefined,
+        defaultRuntime: typeof info.DefaultRuntime === 'string' && info.DefaultRuntime !== '' ? info.DefaultRuntime : undefined,
+      }),
       (error: unknown) => {
-        cpuCountByEngine.delete(docker);
+        factsByEngine.delete(docker);
         throw toSandboxError(docker, error, { action: 'read the engine information' });
       },
     );
-    cpuCountByEngine.set(docker, count);
+    factsByEngine.set(docker, facts);
   }
-  return count;
+  return facts;
 }

@@ -115,5 +115,13 @@ export const AttemptRecordSchema = v.object({
    * engine. Such a try is `infra` whatever its stage, and the attempt is tried again on another engine.
    */
   engine_unreachable: v.optional(v.string()),
+  /** The sandbox backend the attempt ran in (`docker`, `bwrap`, `local`, a plugin's). Absent in older records. */
+  backend: v.optional(v.string()),
+  /**
+   * The OCI runtime the agent and the tests ran under (`runc`, `runsc`): the one asked for (`--runtime`,
+   * the task's `environment.runtime`), else the engine's default. Null for a backend without one
+   * (bwrap, local). Absent in older records.
+   */
+  runtime: v.optional(v.nullable(v.string())),
 });
 export type AttemptRecord = v.InferOutput<typeof AttemptRecordSchema>;

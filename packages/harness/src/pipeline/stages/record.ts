@@ -24,6 +24,7 @@ function commonRecordFields(context: AttemptContext, end: PipelineEnd): CommonRe
     harness_min_version: task.harness_min_version ?? null,
     labels: [...task.labels],
     truncated_logs: context.truncatedLogs.list(),
+    ...context.sandboxFacts,
   };
 }
 

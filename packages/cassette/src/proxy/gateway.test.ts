@@ -180,6 +180,22 @@ describe('the model gateway: three wire APIs, streaming and not', () => {
     }
   }
 
+  it('replays a recorded budget stop offline: the same error, and the same stop reason, without the budget given again', async () => {
+    upstream = await startFakeLlmServer({ script: [REPLY] });
+    const gateway = await startGateway({ budget: { maxRequests: 1 } });
+    const dialect = DIALECTS[2] as Dialect;
+    await dialect.ask(gateway.url, true);
+    const refused = await dialect.ask(gateway.url, true).catch((caught: unknown) => (caught as { error: unknown }).error);
+    await gateway.close();
+    await upstream.close();
+    const player = await startModelProxy({ mode: 'replay', replayFrom: await readCassette(path.join(folder, 'cassette.jsonl')) });
+    gateways.push(player);
+    await dialect.ask(player.url, true);
+    expect(await dialect.ask(player.url, true).catch((caught: unknown) => (caught as { error: unknown }).error)).toEqual(refused);
+    expect(player.budgetStop).toMatchObject({ budget: 'requests', stopReason: 'MAX_STEPS', limit: 1, used: 1 });
+    expect(player.budgetStop?.message).toContain("the attempt's requests budget is spent");
+  });
+
   it('counts Anthropic usage across message_start and message_delta, cache tokens included, and the provider cost', async () => {
     const usage = { input_tokens: 10, cache_read_input_tokens: 90, output_tokens: 7, cost: 0.25 };
     const stream = [

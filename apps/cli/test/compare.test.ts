@@ -103,5 +103,7 @@ describe('ab compare', () => {
     expect(run.stdout).toContain('--fail-on-regression');
     expect(run.stdout).toContain("McNemar's exact test");
     expect(run.stdout).toContain('seed 20240101');
+    expect(run.stdout).toContain('cost unknown: no price for model X');
+    expect(run.stdout).toContain('A scripted → B openai/gpt-4o #2–#10');
   });
 });

@@ -43,6 +43,8 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
           "Significance: McNemar's exact test (two-sided binomial on the discordant pairs).",
           'Pass-rate difference B − A: paired percentile bootstrap, 95%, 10,000 resamples, seed 20240101 (reproducible).',
           'First divergence: the first tool call (name, then arguments as canonical JSON) that differs between the two trajectories.',
+          'Changed tasks: rows with the same task, change and divergence are one row with a count, naming each side\'s model and the repeats (A scripted → B openai/gpt-4o #2–#10); html shows an apply_patch as a diff.',
+          'Figures: each side over its own attempts; a figure a side does not report is –, never 0 (a model without a price: "cost unknown: no price for model X").',
           'Exit codes: 0 compared; 1 with --fail-on-regression when B is significantly worse, or a bad input (a folder without runs, no task in common).',
         ].join('\n'),
       )

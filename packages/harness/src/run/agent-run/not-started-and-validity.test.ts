@@ -67,6 +67,8 @@ describe('attempts that cannot start', () => {
     expect(run.isComplete).toBe(true);
     const errored = (await recordsOf(runDir)).find((record) => record.task_id === 'task_b');
     expect(errored).toMatchObject({ errored: true, attempt_id: 'scripted/task_b/r1', try: 1, not_started: { reason: 'agent failed to load', message: 'agent "./agent.mjs": its factory threw: boom' } });
+    const inTryFolder = JSON.parse(await readFile(path.join(runDir, 'scripted/agent_runs/task_b/r1-try1/attempt.json'), 'utf8')) as AttemptRecord;
+    expect(inTryFolder.not_started?.reason).toBe('agent failed to load');
     const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { status: string; counts: Record<string, number> };
     expect(runJson).toMatchObject({ status: 'completed', counts: { total: 2, passed: 1, errored: 1, skipped: 0 } });
 

@@ -166,7 +166,8 @@ export type AgentRunEvent =
   /** A try starts (with an engines list: once placed, on `engine`). */
   | { type: 'try-started'; attempt: PlannedAttempt; try: number; engine?: string; progress: AgentRunProgress }
   | { type: 'try-finished'; attempt: PlannedAttempt; try: number; record: AttemptRecord; willRetry: boolean; progress: AgentRunProgress }
-  | { type: 'attempt-error'; attempt: PlannedAttempt; try: number; error: string; progress: AgentRunProgress }
+  /** A try threw. `isErrored`: the attempt could not start and is recorded as errored (`not_started`); else nothing was recorded (our bug) and a resume runs it. */
+  | { type: 'attempt-error'; attempt: PlannedAttempt; try: number; error: string; isErrored?: boolean; progress: AgentRunProgress }
   | { type: 'progress'; progress: AgentRunProgress };
 
 /** A model of the run, as `summarizeModelBenchmark` (@agentbench/report) reads it. */
@@ -471,10 +472,13 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
             }
             // The attempt could not start (its agent failed to load, a setting it needs is missing): recorded as errored, with why, and final.
             record = notStartedRecord(attempt, tryNumber, { runId: runRecord.run_id, variant: plan.variant, error, at: new Date() });
-            record = { ...record, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan) };
-            await append(record);
+            record = { ...record, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan), artifact_paths: { attempt: 'attempt.json' } };
+            // In its try folder like any try's record, so a reader of the model's folder (the ab run table) counts it too.
+            await createArtifactFolder(tryDir);
+            await writeRunJson(path.join(tryDir, 'attempt.json'), record);
+            await append(runFolderRecord(record, runDir, tryDir));
             counter.finish('errored');
-            emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
+            emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, isErrored: true, progress: counter.snapshot() });
             return;
           }
           await append(runFolderRecord(record, runDir, tryDir));

@@ -3,7 +3,6 @@ import { agentStartProblem } from '@agentbench/agent-loop/internal';
 import { ATTEMPT_RECORD_SCHEMA_VERSION, ConfigurationError, type AttemptRecord, type LoadedTask } from '@agentbench/schemas';
 import { UnstartablePlanError, type UnstartableTask } from '../../errors/unstartable-plan-error.js';
 import { providerOf } from '../../benchmark/model-list.js';
-import type { PlannedAttempt } from './run-agent-run.js';
 
 /**
  * Refuses a plan whose agent cannot start on some of its tasks (the scripted agent on a task
@@ -32,7 +31,7 @@ export function notStartedReason(error: unknown): string {
  * configuration error found at attempt time): errored, so it is counted as such and left out of
  * pass rates, and final (not the infrastructure's: a resume does not run it again).
  */
-export function notStartedRecord(attempt: PlannedAttempt, tryNumber: number, options: { runId: string; variant: string; error: unknown; at: Date }): AttemptRecord {
+export function notStartedRecord(attempt: { attemptId: string; task: LoadedTask; model: string | null; repeat: number }, tryNumber: number, options: { runId: string; variant: string; error: unknown; at: Date }): AttemptRecord {
   const { task } = attempt.task;
   const message = options.error instanceof Error ? options.error.message : String(options.error);
   const at = options.at.toISOString();

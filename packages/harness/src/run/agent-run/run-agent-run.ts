@@ -306,7 +306,6 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   // Attempts that could never start are refused before anything is written (a caller's own attempt function knows its agent).
   if (options.runAttempt === undefined) await assertPlanCanStart(plan.variant, tasks);
   const knownValidity = await readKnownValidity(path.resolve(options.validityRunsDir ?? path.join('artifacts', 'runs')), tasks);
-  for (const message of validityWarnings(tasks, knownValidity, plan)) options.onProgress?.({ type: 'validity-warning', message });
   if (options.engines !== undefined && options.createSandbox !== undefined) {
     throw new ConfigurationError('engines', 'cannot be given with createSandbox: the engines list makes the sandboxes');
   }
@@ -329,6 +328,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const backoffMs = options.retryBackoffMs ?? 2000;
   const auto = isAuto ? new AutoConcurrency({ ...options.autoConcurrency, maxJobs }) : undefined;
 
+  // Said once the run is sure to start (its engines answer).
+  for (const message of validityWarnings(tasks, knownValidity, plan)) options.onProgress?.({ type: 'validity-warning', message });
   // Every write of the run folder (folders, run.lock, run.json, attempts.jsonl) fails as an ArtifactWriteError naming its path.
   await createArtifactFolder(path.dirname(runDir));
   await createArtifactFolder(runDir, { mode: RUN_DIRECTORY_MODE });

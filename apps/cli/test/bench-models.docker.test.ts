@@ -58,9 +58,9 @@ describe.skipIf(skip !== undefined)('ab bench-models against the fake server in 
     expect(run.stderr).toContain('probe fake/missing: no answer, dropped');
     expect(run.exitCode).toBe(0);
     const lines = run.stdout.split('\n');
-    expect(lines[0]).toMatch(/^model\s+attempts\s+pass rate \(95% CI\)\s+pass@1\s+steps\s+tokens\s+cost\s+time\s+failures$/);
-    expect(lines.find((line) => line.startsWith('fake/fixer'))).toMatch(/^fake\/fixer\s+1\s+100% \(21%–100%\)\s+100%\s+2\s+3370\s+–\s+[\d.]+ s\s+-$/);
-    expect(lines.find((line) => line.startsWith('fake/wanderer'))).toMatch(/^fake\/wanderer\s+1\s+0% \(0%–79%\)\s+0%\s+2\s+\d+\s+–\s+[\d.]+ s\s+AGENT_GAVE_UP 1$/);
+    expect(lines[0]).toMatch(/^model\s+attempts\s+errored\s+pass rate \(95% CI\)\s+pass@1\s+steps\s+tokens\s+cost\s+time\s+failures$/);
+    expect(lines.find((line) => line.startsWith('fake/fixer'))).toMatch(/^fake\/fixer\s+1\s+0\s+100% \(21%–100%\)\s+100%\s+2\s+3370\s+–\s+[\d.]+ s\s+-$/);
+    expect(lines.find((line) => line.startsWith('fake/wanderer'))).toMatch(/^fake\/wanderer\s+1\s+0\s+0% \(0%–79%\)\s+0%\s+2\s+\d+\s+–\s+[\d.]+ s\s+AGENT_GAVE_UP 1$/);
     expect(run.stdout).toContain('dropped fake/missing: the probe got no answer');
 
     const summary = JSON.parse(await readFile(path.join(out, 'bench-summary.json'), 'utf8')) as { models: Array<Record<string, unknown>> };

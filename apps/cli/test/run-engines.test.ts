@@ -16,12 +16,14 @@ function enginesFile(name: string, engines: unknown): string {
 }
 
 const suite = ['--suite', 'custom-dev', '--tasks', path.join(repoRoot, 'tasks')];
+// ab run with the scripted agent refuses custom-dev first (three of its tasks have no script): the engine checks are under test here.
+const scriptedTask = ['--task', path.join(repoRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml')];
 
 describe('ab run / ab bench-models --engines: bad input is one clear line, exit 1, nothing written', () => {
   it('ab run refuses to start when an engine of the list does not answer', async () => {
     const file = enginesFile('unreachable.json', [{ name: 'gone', host: 'tcp://127.0.0.1:1', capacity: 1 }]);
     const out = path.join(scratch, 'out-unreachable');
-    const run = await runCli(['run', ...suite, '--out', out, '--engines', file]);
+    const run = await runCli(['run', ...scriptedTask, '--out', out, '--engines', file]);
     expect(run.stderr).toMatch(/^ab: engine 'gone' \(tcp:\/\/127\.0\.0\.1:1\) does not answer: ECONNREFUSED[^\n]*\n$/);
     expect(run.exitCode).toBe(1);
     expect(existsSync(out)).toBe(false);
@@ -39,7 +41,7 @@ describe('ab run / ab bench-models --engines: bad input is one clear line, exit 
   it('ab run takes the engines of ./agentbench.config.json without --engines', async () => {
     writeFileSync(path.join(scratch, 'agentbench.config.json'), JSON.stringify({ engines: [{ name: 'gone', host: 'tcp://127.0.0.1:1', capacity: 1 }] }));
     const out = path.join(scratch, 'out-config');
-    const run = await runCli(['run', ...suite, '--out', out], { cwd: scratch });
+    const run = await runCli(['run', ...scriptedTask, '--out', out], { cwd: scratch });
     expect(run.stderr).toMatch(/^ab: engine 'gone' \(tcp:\/\/127\.0\.0\.1:1\) does not answer/);
     expect(run.exitCode).toBe(1);
     expect(existsSync(out)).toBe(false);

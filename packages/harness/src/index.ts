@@ -5,6 +5,7 @@ export { RunDirectoryError } from './errors/run-directory-error.js';
 export { ArtifactWriteError } from './errors/artifact-write-error.js';
 export { ConfigurationError } from '@agentbench/schemas';
 export { AttemptInterruptedError } from './errors/attempt-interrupted-error.js';
+export { UnstartablePlanError, type UnstartableTask } from './errors/unstartable-plan-error.js';
 
 // Repositories
 export {

@@ -125,6 +125,7 @@ export {
   type ModelConfig,
   type LimitsConfig,
   type AttemptMetrics,
+  type TaskValidityNote,
 } from './records/attempt-record.js';
 export {
   RunRecordSchema,

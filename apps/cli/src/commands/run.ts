@@ -22,6 +22,7 @@ export interface RunArguments {
   retries?: number;
   'max-steps'?: number;
   'validate-baseline'?: boolean;
+  'include-unvalidated'?: boolean;
   out?: string;
   resume?: string;
   probe: boolean;
@@ -54,7 +55,14 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .option('per-provider', { type: 'number', describe: 'Attempts in flight per provider (the part of the model name before "/"); default: -j' })
     .option('retries', { type: 'number', describe: 'Tries again after an infrastructure failure (engine, sandbox create, LLM endpoint), with backoff; default 2. Task and agent failures are never retried' })
     .option('max-steps', { type: 'number', describe: "Tool calls allowed (default: the task's agent.max_steps)" })
-    .option('validate-baseline', { type: 'boolean', describe: 'Validate each task\'s baseline before its attempt (default: skipped; validate once with ab validate-suite)' })
+    .option('validate-baseline', {
+      type: 'boolean',
+      describe: "Validate each task's baseline before its attempt (default: skipped, each task's validity is read from the latest ab validate-suite run of its suite in artifacts/runs; a task never validated is run with a warning and reported as unvalidated)",
+    })
+    .option('include-unvalidated', {
+      type: 'boolean',
+      describe: 'Count attempts of tasks whose baseline was not shown to fail in pass rates (default: left out, marked "unverified task" in every report)',
+    })
     .option('out', { type: 'string', describe: 'The run folder (default artifacts/runs/<timestamp>): run.json, attempts.jsonl, one folder per model' })
     .option('resume', { type: 'string', describe: 'Continue the run in this folder: only attempts without a final try run; other plan flags must match the run or be left out' })
     .option('probe', { type: 'boolean', default: false, describe: 'Call each model once first and drop the ones that do not answer' })
@@ -74,7 +82,9 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     }) as unknown as Argv<RunArguments>;
 }
 
-function describeEvent(event: Exclude<BenchProgressEvent, { type: 'task-warning' } | { type: 'progress' }>): string {
+type DescribedEvent = Exclude<BenchProgressEvent, { type: 'task-warning' } | { type: 'validity-warning' } | { type: 'progress' }>;
+
+function describeEvent(event: DescribedEvent): string {
   switch (event.type) {
     case 'probe':
       return `probe ${event.model}: ${event.outcome.isAnswering ? 'ok' : `no answer, dropped (${event.outcome.message})`}`;
@@ -92,7 +102,9 @@ function describeEvent(event: Exclude<BenchProgressEvent, { type: 'task-warning'
       return `${event.attempt.attemptId} try ${event.try}${where} ${outcome}${lost}${event.willRetry ? ', retrying' : record.errored === true ? ', errored' : ''} · ${formatRunProgress(event.progress)}`;
     }
     case 'attempt-error':
-      return `${event.attempt.attemptId} try ${event.try} failed to run: ${event.error}`;
+      return event.isErrored === true
+        ? `${event.attempt.attemptId} could not start, errored: ${event.error} · ${formatRunProgress(event.progress)}`
+        : `${event.attempt.attemptId} try ${event.try} failed to run: ${event.error}`;
   }
 }
 
@@ -106,9 +118,9 @@ function progressWriter(isJson: boolean): { write: (event: BenchProgressEvent) =
   };
   return {
     write: (event) => {
-      if (event.type === 'task-warning') {
+      if (event.type === 'task-warning' || event.type === 'validity-warning') {
         clear();
-        process.stderr.write(`warning: ${formatIssue(event.issue)}\n`);
+        process.stderr.write(`warning: ${event.type === 'task-warning' ? formatIssue(event.issue) : event.message}\n`);
         return;
       }
       if (isLive) {
@@ -121,7 +133,7 @@ function progressWriter(isJson: boolean): { write: (event: BenchProgressEvent) =
           if (event.record.result.passed && !event.willRetry) return;
         }
         clear();
-        process.stderr.write(`${describeEvent(event as Exclude<BenchProgressEvent, { type: 'task-warning' } | { type: 'progress' }>)}\n`);
+        process.stderr.write(`${describeEvent(event as DescribedEvent)}\n`);
         return;
       }
       if (event.type === 'progress') return;
@@ -154,6 +166,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
       ...(argv.retries === undefined ? {} : { retries: argv.retries }),
       ...(argv['max-steps'] === undefined ? {} : { maxSteps: argv['max-steps'] }),
       ...(argv['validate-baseline'] === undefined ? {} : { skipBaseline: !argv['validate-baseline'] }),
+      ...(argv['include-unvalidated'] === undefined ? {} : { includeUnvalidated: argv['include-unvalidated'] }),
       ...(variant === undefined ? {} : { variant }),
       ...(argv.out === undefined ? {} : { outDir: argv.out }),
       ...(argv.resume === undefined ? {} : { resume: argv.resume }),
@@ -173,7 +186,8 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
   if (!run.isComplete) {
     process.stderr.write(`run stopped before every attempt finished: continue it with ab run --resume ${run.outDir}\n`);
     process.exitCode = controller.signal.aborted ? EXIT_CODE_INTERRUPTED : 1;
-  } else if (result.entries.every((entry) => entry.summary === null)) process.exitCode = 1;
+    // Nothing ran: every attempt errored (or none was recorded).
+  } else if (result.entries.every((entry) => entry.summary === null || entry.summary.counts.ran === 0)) process.exitCode = 1;
 }
 
 export const runCommand: CommandModule<object, RunArguments> = {

@@ -39,6 +39,34 @@ function isAgent(value: unknown): value is Agent {
 }
 
 /**
+ * The file a custom variant (a .js/.mjs path or a package name) loads from, absolute; an
+ * AgentLoadError when there is none. Nothing of the agent runs: `ab run` checks every task's agent
+ * with it before a run starts.
+ */
+export async function resolveAgentSource(variant: string, baseDir: string | undefined): Promise<string> {
+  const base = path.resolve(baseDir ?? process.cwd());
+  if (isPathLike(variant)) {
+    const source = path.resolve(base, variant);
+    let isFile = false;
+    try {
+      isFile = (await stat(source)).isFile();
+    } catch {
+      throw new AgentLoadError(variant, `file ${source} not found (resolved against ${base}); expected scripted, llm, a .js/.mjs file or a package name`);
+    }
+    if (!isFile) throw new AgentLoadError(variant, `${source} is not a file`);
+    return source;
+  }
+  const entry = await resolvePackageEntry(variant, base);
+  if (entry === undefined) {
+    throw new AgentLoadError(
+      variant,
+      `unknown variant: not a built-in (${BUILT_IN_VARIANTS.join(', ')}) and no package of that name is installed from ${base}; a file path must start with ./ or /`,
+    );
+  }
+  return entry;
+}
+
+/**
  * Resolves `--variant` to an agent: `scripted`, `llm` (alias `llm_v0`), a path to a `.js`/`.mjs`
  * file, or an installed package name. A module's default export must be a factory
  * `(options) => Agent` (or a promise of one); an exported agent object is accepted too.
@@ -52,30 +80,8 @@ export async function loadAgent(variant: string, options: LoadAgentOptions = {})
   if (variant === 'scripted') return { agent: await createScriptedAgent(factoryOptions), variant };
   if (variant === 'llm' || variant === 'llm_v0') return { agent: createLlmAgent(factoryOptions), variant: 'llm' };
 
-  const base = path.resolve(baseDir ?? process.cwd());
-  let specifier: string;
-  let source: string;
-  if (isPathLike(variant)) {
-    source = path.resolve(base, variant);
-    let isFile = false;
-    try {
-      isFile = (await stat(source)).isFile();
-    } catch {
-      throw new AgentLoadError(variant, `file ${source} not found (resolved against ${base}); expected scripted, llm, a .js/.mjs file or a package name`);
-    }
-    if (!isFile) throw new AgentLoadError(variant, `${source} is not a file`);
-    specifier = pathToFileURL(source).href;
-  } else {
-    const entry = await resolvePackageEntry(variant, base);
-    if (entry === undefined) {
-      throw new AgentLoadError(
-        variant,
-        `unknown variant: not a built-in (${BUILT_IN_VARIANTS.join(', ')}) and no package of that name is installed from ${base}; a file path must start with ./ or /`,
-      );
-    }
-    source = entry;
-    specifier = pathToFileURL(source).href;
-  }
+  const source = await resolveAgentSource(variant, baseDir);
+  const specifier = pathToFileURL(source).href;
 
   let module: Record<string, unknown>;
   try {

@@ -1,5 +1,6 @@
 import { costUnknownText } from '../summary/cost-unknown.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
+import { formatAttemptCounts } from '../summary/attempt-counts.js';
 import type { ModelBenchmarkResult } from './summarize-model-benchmark.js';
 
 function pad(cells: string[][]): string[] {
@@ -9,12 +10,12 @@ function pad(cells: string[][]): string[] {
 
 /** The benchmark as a plain-text table, one line per model, then the dropped models and errors. */
 export function formatBenchTable(result: ModelBenchmarkResult): string {
-  const header = ['model', 'attempts', 'pass rate (95% CI)', ...Array.from({ length: result.runs }, (_, index) => `pass@${index + 1}`), 'steps', 'tokens', 'cost', 'time', 'failures'];
+  const header = ['model', 'attempts', 'errored', 'pass rate (95% CI)', ...Array.from({ length: result.runs }, (_, index) => `pass@${index + 1}`), 'steps', 'tokens', 'cost', 'time', 'failures'];
   const rows = result.entries
     .filter((entry) => !entry.isDropped)
     .map((entry) => {
       const summary = entry.summary;
-      if (summary === null) return [entry.model, '0', '–', ...Array.from({ length: result.runs }, () => '–'), '–', '–', '–', '–', 'no attempt recorded'];
+      if (summary === null) return [entry.model, '0', '0', '–', ...Array.from({ length: result.runs }, () => '–'), '–', '–', '–', '–', 'no attempt recorded'];
       const passAt = Array.from({ length: result.runs }, (_, index) => {
         const estimate = summary.passAtK.find((candidate) => candidate.k === index + 1);
         return estimate === undefined ? '–' : formatPercent(estimate.value, 0);
@@ -26,6 +27,7 @@ export function formatBenchTable(result: ModelBenchmarkResult): string {
       return [
         entry.model,
         String(summary.attempts),
+        String(summary.counts.attempts - summary.counts.ran),
         `${formatPercent(summary.passRate.rate, 0)} (${formatPercent(summary.passRate.interval.lower, 0)}–${formatPercent(summary.passRate.interval.upper, 0)})${summary.erroredNotCounted === 0 ? '' : ` [${formatErroredNotCounted(summary, 0)}]`}`,
         ...passAt,
         formatNumber(summary.meanSteps),
@@ -45,6 +47,12 @@ export function formatBenchTable(result: ModelBenchmarkResult): string {
   const sandboxes = [...new Set(result.entries.filter((entry) => entry.sandbox !== '').map((entry) => entry.sandbox))];
   if (sandboxes.length === 1) lines.push(`ran in: ${sandboxes[0]}`);
   else for (const entry of result.entries) if (entry.sandbox !== '') lines.push(`${entry.model} ran in: ${entry.sandbox}`);
+  // What each pass rate is taken over, and the tasks whose attempts it leaves out.
+  for (const entry of result.entries) {
+    if (entry.summary === null) continue;
+    lines.push(`${entry.model}: ${formatAttemptCounts(entry.summary.counts)}`);
+    for (const task of entry.summary.counts.unverifiedTasks) lines.push(`  unverified task ${task}: its baseline was not shown to fail; not counted (--include-unvalidated counts it)`);
+  }
   lines.push(`${result.taskCount} task(s) × ${result.runs} run(s) per model; figures are means per attempt; summary: ${result.summaryFile}`);
   return `${lines.join('\n')}\n`;
 }

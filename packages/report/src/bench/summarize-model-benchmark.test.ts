@@ -68,9 +68,10 @@ describe('summarizeModelBenchmark', () => {
       ['delta/none', 0, null, false],
     ]);
     const table = formatBenchTable(result);
-    expect(table.split('\n')[0]).toMatch(/^model\s+attempts\s+pass rate \(95% CI\)\s+pass@1\s+pass@2\s+steps\s+tokens\s+cost\s+time\s+failures$/);
-    expect(table).toMatch(/alpha\/two\s+4\s+50% \(15%–85%\)\s+50%\s+100%\s+4\s+1100\s+\$0\.01/);
-    expect(table).toMatch(/delta\/none\s+0\s+–.*no attempt recorded/);
+    expect(table.split('\n')[0]).toMatch(/^model\s+attempts\s+errored\s+pass rate \(95% CI\)\s+pass@1\s+pass@2\s+steps\s+tokens\s+cost\s+time\s+failures$/);
+    expect(table).toMatch(/alpha\/two\s+4\s+0\s+50% \(15%–85%\)\s+50%\s+100%\s+4\s+1100\s+\$0\.01/);
+    expect(table).toMatch(/delta\/none\s+0\s+0\s+–.*no attempt recorded/);
+    expect(table).toContain('alpha/two: 2/4 passed');
     expect(table).toContain('dropped gamma/down: the probe got no answer (404 model not found)');
     expect(table).toContain('error beta/one: task_b #2: provider key missing');
   });

@@ -4,6 +4,7 @@ import type { ReportModel } from '../model/report-model.js';
 import { readRunFolders } from '../read/read-run-folders.js';
 import { sandboxFactsOf } from '../summary/sandbox-facts.js';
 import { summarizeGroup, type GroupSummary } from '../summary/summarize-report.js';
+import { formatAttemptCounts } from '../summary/attempt-counts.js';
 
 /** A probe's answer, as the benchmark recorded it. */
 export interface ProbeOutcome {
@@ -69,6 +70,11 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
       sandbox: entry.sandbox === '' ? null : entry.sandbox,
       mean_duration_sec: entry.summary?.meanDurationSec ?? null,
       failures_by_reason: entry.summary?.failuresByReason ?? {},
+      ran: entry.summary?.counts.ran ?? 0,
+      counted: entry.summary?.counts.counted ?? 0,
+      errored_by_reason: entry.summary?.counts.erroredByReason ?? {},
+      unverified_tasks: entry.summary?.counts.unverifiedTasks ?? [],
+      counts: entry.summary === null ? null : formatAttemptCounts(entry.summary.counts),
     })),
   };
 }

@@ -122,6 +122,13 @@ export interface ReportRow {
    * left out of the pass rate and pass@k, shown as "N errored, not counted".
    */
   isErroredNotCounted?: boolean;
+  /** The attempt could not start (an `ab run` record's `not_started`): why, in a few words (`no script`). */
+  notStarted?: string;
+  /**
+   * What `ab run` knew of the task's validity (its record's `task_validity`). An unverified task (its
+   * baseline not shown to fail) with `isCounted: false` is left out of pass rates, marked `unverified task`.
+   */
+  taskValidity?: { status: 'valid' | 'unverified' | 'unvalidated'; reason?: string; isCounted: boolean };
   /** Earlier tries of an `ab run` attempt (failed on infrastructure, or interrupted), retried: the row is the last try. */
   retriedTries?: Array<{ try: number; failureReason: string | null; failureClass: string | null }>;
   /** A FailureReason for attempts; `EVALUATIONS_FAILED` / `RUN_ERRORED` (or the error's FailureReason) for scenario runs. */

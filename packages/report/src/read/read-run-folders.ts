@@ -11,6 +11,7 @@ import { problemReporter, readJsonFile, readJsonLines } from './read-jsonl.js';
 import { readScenarioResult } from './read-scenario-result.js';
 import { statusOf } from './row-status.js';
 import { costUnknownText } from '../summary/cost-unknown.js';
+import { taskValidityText } from '../summary/attempt-counts.js';
 
 export interface ReadRunFoldersOptions {
   /** Preview limits before scaling by the number of rows (see `scaledPreviewLimits`). */
@@ -224,6 +225,9 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
   const { detail } = await readAttemptDetail(files, limits, problems);
   const retried = (plan.earlierTries ?? []).map((earlier) => ({ try: earlier.try ?? 1, failureReason: earlier.result.failure_reason ?? null, failureClass: earlier.failure_class ?? null }));
   for (const earlier of retried) detail.notes.push(`try ${earlier.try}: ${earlier.failureReason ?? 'failed'} (${earlier.failureClass ?? 'unclassified'}), retried`);
+  if (record.not_started !== undefined) detail.errors.push(`not started: ${record.not_started.message}`);
+  const validityNote = taskValidityText(record.task_validity);
+  if (validityNote !== undefined) detail.notes.push(validityNote);
   const failureReason = record.result.passed ? null : (record.result.failure_reason ?? null);
   return {
     id,
@@ -236,6 +240,10 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     status: record.errored === true ? 'errored' : statusOf(record.result.passed, failureReason, record.failure_class),
     passed: record.result.passed,
     ...(record.errored === true ? { isErroredNotCounted: true } : {}),
+    ...(record.not_started === undefined ? {} : { notStarted: record.not_started.reason }),
+    ...(record.task_validity === undefined
+      ? {}
+      : { taskValidity: { status: record.task_validity.status, ...(record.task_validity.reason === undefined ? {} : { reason: record.task_validity.reason }), isCounted: record.task_validity.counted } }),
     failureReason,
     stopReason: record.result.stop_reason ?? null,
     durationSec: record.duration_sec,

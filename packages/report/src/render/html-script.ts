@@ -23,8 +23,18 @@ export const REPORT_SCRIPT = `
   data.sources.forEach(function (source) { sourceLabels[source.id] = source.label; baselineSources[source.id] = source.isBaseline === true; });
   // In a baseline validation run, passed means a valid baseline (see result-wording.ts).
   function statusText(row) {
+    return baseStatusText(row) + (row.notStarted ? ' · not started: ' + row.notStarted : '') + validityMark(row);
+  }
+  function baseStatusText(row) {
     if (!baselineSources[row.sourceId] || row.status === 'errored') return row.status;
     return row.status === 'passed' ? 'valid baseline' : 'invalid baseline';
+  }
+  // Every report marks an attempt of a task whose baseline was not shown to fail (see attempt-counts.ts).
+  function validityMark(row) {
+    var validity = row.taskValidity;
+    if (!validity || validity.status === 'valid') return '';
+    if (validity.status === 'unvalidated') return ' · unvalidated task';
+    return ' · unverified task' + (validity.isCounted ? '' : ', not counted');
   }
   // Only one page of rows is in the DOM at a time: a report of 10,000 attempts stays responsive.
   var state = { sortKey: 'startedAt', sortDirection: 1, expanded: {}, page: 0, pageSize: 100 };

@@ -4,6 +4,7 @@ import { formatReadProblem } from '../model/report-model.js';
 import { summarizeReport, type GroupSummary } from '../summary/summarize-report.js';
 import { costUnknownText } from '../summary/cost-unknown.js';
 import { sandboxFactsOf } from '../summary/sandbox-facts.js';
+import { formatAttemptCounts } from '../summary/attempt-counts.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
 import { REPORT_SCRIPT } from './html-script.js';
 import { REPORT_STYLES } from './html-styles.js';
@@ -63,7 +64,7 @@ function baselineNote(wording: ResultWording, overall: GroupSummary): string {
 function card(title: string, group: GroupSummary, testId: string): string {
   const interval = `${formatPercent(group.passRate.interval.lower, 0)}–${formatPercent(group.passRate.interval.upper, 0)}`;
   const passAtK = group.passAtK.map((estimate) => `pass@${estimate.k} ${formatPercent(estimate.value, 0)}`).join(' · ');
-  return `<div class="card" data-testid="${testId}"><div class="small">${escapeHtml(title)}</div><div class="big">${formatPercent(group.passRate.rate)} <span class="small">(${group.passed}/${group.attempts}, 95% CI ${interval})</span></div><div class="small">${escapeHtml(passAtK)}</div><div class="small">${group.failed} failed · ${group.errored} errored${group.erroredNotCounted === 0 ? '' : ` <span data-testid="errored-not-counted">(${escapeHtml(formatErroredNotCounted(group))})</span>`} · mean ${formatNumber(group.meanSteps)} steps · ${formatNumber(group.meanTokens, 0)} tokens · ${formatCost(group.meanCostUsd)} · ${formatSeconds(group.meanDurationSec)}</div>${group.costUnknownModels.length === 0 ? '' : `<div class="small" data-testid="cost-unknown">${escapeHtml(costUnknownText(group.costUnknownModels))}</div>`}</div>`;
+  return `<div class="card" data-testid="${testId}"><div class="small">${escapeHtml(title)}</div><div class="big">${formatPercent(group.passRate.rate)} <span class="small">(${group.passed}/${group.attempts}, 95% CI ${interval})</span></div><div class="small" data-testid="attempt-counts">${escapeHtml(formatAttemptCounts(group.counts))}</div><div class="small">${escapeHtml(passAtK)}</div><div class="small">${group.failed} failed · ${group.errored} errored${group.erroredNotCounted === 0 ? '' : ` <span data-testid="errored-not-counted">(${escapeHtml(formatErroredNotCounted(group))})</span>`} · mean ${formatNumber(group.meanSteps)} steps · ${formatNumber(group.meanTokens, 0)} tokens · ${formatCost(group.meanCostUsd)} · ${formatSeconds(group.meanDurationSec)}</div>${group.costUnknownModels.length === 0 ? '' : `<div class="small" data-testid="cost-unknown">${escapeHtml(costUnknownText(group.costUnknownModels))}</div>`}</div>`;
 }
 
 function comparisonTable(model: ReportModel, summary: ReturnType<typeof summarizeReport>): string {

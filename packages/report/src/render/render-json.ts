@@ -1,5 +1,6 @@
 import type { ReportModel, ReportRow } from '../model/report-model.js';
 import { summarizeReport, type GroupSummary } from '../summary/summarize-report.js';
+import { formatAttemptCounts, taskValidityText } from '../summary/attempt-counts.js';
 
 function group(summary: GroupSummary): Record<string, unknown> {
   return {
@@ -21,6 +22,17 @@ function group(summary: GroupSummary): Record<string, unknown> {
     cost_unknown_models: summary.costUnknownModels,
     mean_duration_sec: summary.meanDurationSec,
     failures_by_reason: summary.failuresByReason,
+    counts: {
+      attempts: summary.counts.attempts,
+      ran: summary.counts.ran,
+      counted: summary.counts.counted,
+      passed: summary.counts.countedPassed,
+      errored_by_reason: summary.counts.erroredByReason,
+      unverified_not_counted: summary.counts.unverifiedNotCounted,
+      unverified_tasks: summary.counts.unverifiedTasks,
+      unvalidated: summary.counts.unvalidated,
+      text: formatAttemptCounts(summary.counts),
+    },
   };
 }
 
@@ -48,6 +60,10 @@ function row(item: ReportRow): Record<string, unknown> {
     folder: item.folder,
     ...(item.backend === undefined ? {} : { backend: item.backend }),
     ...(item.runtime === undefined ? {} : { runtime: item.runtime }),
+    ...(item.notStarted === undefined ? {} : { not_started: item.notStarted }),
+    ...(item.taskValidity === undefined
+      ? {}
+      : { task_validity: { status: item.taskValidity.status, reason: item.taskValidity.reason ?? null, counted: item.taskValidity.isCounted, mark: taskValidityText(item.taskValidity) ?? null } }),
     ...(item.retriedTries === undefined ? {} : { retried_tries: item.retriedTries.map((earlier) => ({ try: earlier.try, failure_reason: earlier.failureReason, failure_class: earlier.failureClass })) }),
   };
 }

@@ -5,6 +5,7 @@ import { costUnknownText } from '../summary/cost-unknown.js';
 import { sandboxFactsOf } from '../summary/sandbox-facts.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
 import { resultWording } from './result-wording.js';
+import { formatAttemptCounts, taskValidityMark, taskValidityText } from '../summary/attempt-counts.js';
 import type { PairedComparison } from '../compare/paired-comparison.js';
 import { renderComparisonMarkdown } from '../compare/render-comparison-markdown.js';
 
@@ -38,7 +39,7 @@ export function renderMarkdownReport(model: ReportModel, options: { maxFailedRow
   const lines: string[] = [
     '## AgentBench report',
     '',
-    `**${resultWording(model).headline(overall.passed, overall.attempts)}** (${formatPercent(overall.passRate.rate)}, 95% CI ${formatPercent(overall.passRate.interval.lower)}–${formatPercent(overall.passRate.interval.upper)})` +
+    `**${resultWording(model).isBaseline ? resultWording(model).headline(overall.passed, overall.attempts) : formatAttemptCounts(overall.counts)}** (${formatPercent(overall.passRate.rate)}, 95% CI ${formatPercent(overall.passRate.interval.lower)}–${formatPercent(overall.passRate.interval.upper)})` +
       `${overall.failed > 0 ? `, ${overall.failed} failed` : ''}${overall.errored > 0 ? `, ${overall.errored} errored` : ''}${overall.erroredNotCounted > 0 ? ` (${formatErroredNotCounted(overall)})` : ''}` +
       ` · ${model.sources.length} run folder${model.sources.length === 1 ? '' : 's'}: ${model.sources.map((source) => `\`${source.label}\``).join(', ')}`,
     '',
@@ -64,12 +65,20 @@ export function renderMarkdownReport(model: ReportModel, options: { maxFailedRow
     }
     lines.push('');
   }
+  const marked = model.rows.filter((row) => row.taskValidity?.status === 'unverified');
+  if (marked.length > 0) {
+    lines.push('| Unverified task | Model | Result | |', '|---|---|---|---|');
+    for (const row of marked) lines.push(`| ${cell(row.taskId)} | ${cell(row.model ?? row.variant ?? '')} | ${row.status} | ${cell(taskValidityText(row.taskValidity) ?? '')} |`);
+    lines.push('');
+  }
   const failed = model.rows.filter((row) => !row.passed);
   const maxFailedRows = options.maxFailedRows ?? 25;
   if (failed.length > 0) {
     lines.push('<details><summary>Failed attempts</summary>', '', '| Task | Model | Reason | Message |', '|---|---|---|---|');
     for (const row of failed.slice(0, maxFailedRows)) {
-      lines.push(`| ${cell(row.taskId)} | ${cell(row.model ?? row.variant ?? '')} | ${cell(row.failureReason ?? 'unclassified')} | ${cell((row.detail.message ?? '').slice(0, 200))} |`);
+      const reason = row.failureReason ?? (row.notStarted === undefined ? 'unclassified' : `not started: ${row.notStarted}`);
+      const mark = taskValidityMark(row.taskValidity);
+      lines.push(`| ${cell(row.taskId)}${mark === undefined ? '' : ` (${mark})`} | ${cell(row.model ?? row.variant ?? '')} | ${cell(reason)} | ${cell((row.detail.message ?? row.detail.errors[0] ?? '').slice(0, 200))} |`);
     }
     if (failed.length > maxFailedRows) lines.push(`| … ${failed.length - maxFailedRows} more | | | |`);
     lines.push('', '</details>', '');

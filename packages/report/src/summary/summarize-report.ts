@@ -1,6 +1,7 @@
 import { isFailureReason, summarizeAttempts, type AttemptLike, type KEstimate, type PassRate } from '@agentbench/scoring';
 import type { ReportModel, ReportRow } from '../model/report-model.js';
 import { costUnknownModels } from './cost-unknown.js';
+import { countAttempts, isLeftOutOfPassRate, type AttemptCounts } from './attempt-counts.js';
 
 /** Figures of a group of rows (a run folder, a model, everything). */
 export interface GroupSummary {
@@ -28,6 +29,8 @@ export interface GroupSummary {
   costUnknownModels: string[];
   /** Failed and errored rows per failure reason (reasons with none left out). */
   failuresByReason: Record<string, number>;
+  /** What the pass rate is taken over (`2/5 ran; 2/2 passed; 3 errored: no script`). */
+  counts: AttemptCounts;
 }
 
 export interface ComparisonRow {
@@ -59,7 +62,8 @@ function toAttemptLike(row: ReportRow): AttemptLike {
     result: { passed: row.passed, failure_reason: reason },
     metrics: { steps: row.steps, input_tokens: row.inputTokens, output_tokens: row.outputTokens, cost_usd: row.costUsd },
     duration_sec: row.durationSec,
-    errored: row.isErroredNotCounted === true,
+    // Errored attempts and those of unverified tasks are left out of the pass rate alike.
+    errored: isLeftOutOfPassRate(row),
   };
 }
 
@@ -69,7 +73,7 @@ export function summarizeGroup(key: string, label: string, rows: readonly Report
   const failuresByReason: Record<string, number> = {};
   for (const row of rows) {
     if (row.passed) continue;
-    const reason = row.failureReason ?? 'UNCLASSIFIED';
+    const reason = row.failureReason ?? (row.notStarted === undefined ? 'UNCLASSIFIED' : `not started: ${row.notStarted}`);
     failuresByReason[reason] = (failuresByReason[reason] ?? 0) + 1;
   }
   const costs = rows.map((row) => row.costUsd).filter((cost): cost is number => typeof cost === 'number');
@@ -80,7 +84,7 @@ export function summarizeGroup(key: string, label: string, rows: readonly Report
     passed: rows.filter((row) => row.status === 'passed').length,
     failed: rows.filter((row) => row.status === 'failed').length,
     errored: rows.filter((row) => row.status === 'errored').length,
-    erroredNotCounted: summary.errored,
+    erroredNotCounted: rows.filter((row) => row.isErroredNotCounted === true).length,
     passRate: summary.passRate,
     conservativePassRate: summary.conservativePassRate,
     passAtK: summary.passAtK,
@@ -91,6 +95,7 @@ export function summarizeGroup(key: string, label: string, rows: readonly Report
     totalCostUsd: costs.length === 0 ? null : costs.reduce((sum, cost) => sum + cost, 0),
     costUnknownModels: costUnknownModels(rows),
     failuresByReason,
+    counts: countAttempts(rows),
   };
 }
 

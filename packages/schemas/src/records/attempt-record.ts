@@ -60,6 +60,22 @@ export const AttemptMetricsSchema = v.object({
 export type AttemptMetrics = v.InferOutput<typeof AttemptMetricsSchema>;
 
 /**
+ * A task's validity as `ab run` saw it, in every record of its attempts:
+ * - `valid`: its baseline was shown to fail (ab validate-suite, or this attempt's --validate-baseline);
+ * - `unverified`: its baseline was not shown to fail (`reason`: BASELINE_NOT_FAILING, baseline-passes...);
+ * - `unvalidated`: never validated (no validate-suite run of it was found, and no --validate-baseline).
+ * `counted: false`: left out of pass rates (an unverified task, unless `ab run --include-unvalidated`).
+ */
+export const TaskValidityNoteSchema = v.object({
+  status: v.picklist(['valid', 'unverified', 'unvalidated']),
+  reason: v.optional(v.string()),
+  /** Where the validity comes from: a validate-suite run folder's file, or `--validate-baseline`. */
+  source: v.optional(v.string()),
+  counted: v.boolean(),
+});
+export type TaskValidityNote = v.InferOutput<typeof TaskValidityNoteSchema>;
+
+/**
  * One line of `attempts.jsonl`. Unknown keys are dropped on read (not rejected), so a newer writer's
  * extra fields do not break an older reader; `schema_version` is checked exactly.
  */
@@ -123,5 +139,13 @@ export const AttemptRecordSchema = v.object({
    * (bwrap, local). Absent in older records.
    */
   runtime: v.optional(v.nullable(v.string())),
+  /**
+   * `ab run`: the attempt could not start (no script for the scripted agent, an agent that failed to load):
+   * `reason` in a few words (`no script`), `message` in full. Such a record is `errored` and final: a resume
+   * does not run it again.
+   */
+  not_started: v.optional(v.object({ reason: v.string(), message: v.string() })),
+  /** `ab run`: what the run knew of the task's validity (ab validate-suite, or --validate-baseline); absent in older records. */
+  task_validity: v.optional(TaskValidityNoteSchema),
 });
 export type AttemptRecord = v.InferOutput<typeof AttemptRecordSchema>;

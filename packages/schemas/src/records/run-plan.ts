@@ -32,6 +32,8 @@ export const RunPlanSchema = v.object({
    * task's `environment.runtime`, else the engine's default, runc). Absent in runs written before it.
    */
   runtime: v.optional(v.nullable(v.string())),
+  /** Attempts of tasks whose baseline was not shown to fail count in pass rates (`--include-unvalidated`). Absent: false. */
+  include_unvalidated: v.optional(v.boolean()),
   harness_version: v.string(),
 });
 export type RunPlan = v.InferOutput<typeof RunPlanSchema>;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { abortableDelay, AutoConcurrency, runScheduled, type AutoConcurrencyOptions } from '@agentbench/scheduler';
 import {
+  AgentBenchError,
   ConfigurationError,
   HARNESS_VERSION,
   loadSuite,
@@ -45,6 +46,8 @@ import { agentRunSandboxPool } from './agent-run-sandbox-pool.js';
 import { runFolderRecord } from './run-folder-record.js';
 import { acquireRunLock } from './run-lock.js';
 import { assertSamePlan } from './run-plan-check.js';
+import { assertPlanCanStart, notStartedRecord } from './not-started-record.js';
+import { readKnownValidity, taskValidityNote, validityWarnings } from './task-validity.js';
 import { RunProgressCounter, type AgentRunProgress } from './run-progress.js';
 
 /** One attempt of the plan: a task, a model, a repeat. */
@@ -79,7 +82,11 @@ export interface AttemptTryInput {
   signal: AbortSignal;
 }
 
-/** Runs one try and returns its record. Throwing (a configuration error, our bug) records nothing: the attempt is listed in its model's errors. */
+/**
+ * Runs one try and returns its record. Throwing an AgentBenchError (the agent failed to load, a setting
+ * it needs is missing) records the attempt as errored and not started (`not_started`), final; throwing
+ * anything else (our bug) records nothing: the attempt is listed in its model's errors, and a resume runs it.
+ */
 export type AttemptTryFunction = (input: AttemptTryInput) => Promise<AttemptRecord>;
 
 export interface AgentRunOptions {
@@ -99,6 +106,10 @@ export interface AgentRunOptions {
   maxSteps?: number;
   /** Skip each attempt's baseline validation (validate the tasks once with `ab validate-suite`). Default true. */
   skipBaseline?: boolean;
+  /** Count the attempts of tasks whose baseline was not shown to fail in pass rates (`--include-unvalidated`). Default false: they are left out, marked `unverified task`. */
+  includeUnvalidated?: boolean;
+  /** Where the `ab validate-suite` runs that tell each task's validity are (the latest run of its suite counts). Default `artifacts/runs`. */
+  validityRunsDir?: string;
   /** Attempts in flight: a number, or `auto` (see AutoConcurrency). Default 2. */
   concurrency?: number | 'auto';
   /** `auto`'s ceiling. Default: twice the cores, at least 2. */
@@ -148,12 +159,15 @@ export interface AgentRunOptions {
 
 export type AgentRunEvent =
   | { type: 'task-warning'; issue: ValidationIssue }
+  /** A task whose baseline was not shown to fail, or tasks never validated: said before the run starts. */
+  | { type: 'validity-warning'; message: string }
   | { type: 'image-sent'; engine: string; image: string; bytes: number; durationMs: number }
   | { type: 'run-started'; runDir: string; isResumed: boolean; progress: AgentRunProgress }
   /** A try starts (with an engines list: once placed, on `engine`). */
   | { type: 'try-started'; attempt: PlannedAttempt; try: number; engine?: string; progress: AgentRunProgress }
   | { type: 'try-finished'; attempt: PlannedAttempt; try: number; record: AttemptRecord; willRetry: boolean; progress: AgentRunProgress }
-  | { type: 'attempt-error'; attempt: PlannedAttempt; try: number; error: string; progress: AgentRunProgress }
+  /** A try threw. `isErrored`: the attempt could not start and is recorded as errored (`not_started`); else nothing was recorded (our bug) and a resume runs it. */
+  | { type: 'attempt-error'; attempt: PlannedAttempt; try: number; error: string; isErrored?: boolean; progress: AgentRunProgress }
   | { type: 'progress'; progress: AgentRunProgress };
 
 /** A model of the run, as `summarizeModelBenchmark` (@agentbench/report) reads it. */
@@ -235,6 +249,7 @@ async function planOf(options: AgentRunOptions, tasks: readonly LoadedTask[], re
     max_steps: options.maxSteps === undefined ? (recorded?.max_steps ?? null) : wholeNumber(options.maxSteps, 1, '--max-steps', 1),
     retries: wholeNumber(options.retries, recorded?.retries ?? 2, '--retries', 0),
     skip_baseline: options.skipBaseline ?? recorded?.skip_baseline ?? true,
+    include_unvalidated: options.includeUnvalidated ?? recorded?.include_unvalidated ?? false,
     runtime: options.runtime ?? recorded?.runtime ?? null,
     harness_version: HARNESS_VERSION,
   };
@@ -288,6 +303,9 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   for (const issue of tasks.flatMap((loaded) => loaded.warnings)) options.onProgress?.({ type: 'task-warning', issue });
   const plan = await planOf(options, tasks, recordedRun?.plan);
   if (recordedRun !== undefined) assertSamePlan(runDir, recordedRun.plan, plan);
+  // Attempts that could never start are refused before anything is written (a caller's own attempt function knows its agent).
+  if (options.runAttempt === undefined) await assertPlanCanStart(plan.variant, tasks);
+  const knownValidity = await readKnownValidity(path.resolve(options.validityRunsDir ?? path.join('artifacts', 'runs')), tasks);
   if (options.engines !== undefined && options.createSandbox !== undefined) {
     throw new ConfigurationError('engines', 'cannot be given with createSandbox: the engines list makes the sandboxes');
   }
@@ -310,6 +328,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const backoffMs = options.retryBackoffMs ?? 2000;
   const auto = isAuto ? new AutoConcurrency({ ...options.autoConcurrency, maxJobs }) : undefined;
 
+  // Said once the run is sure to start (its engines answer).
+  for (const message of validityWarnings(tasks, knownValidity, plan)) options.onProgress?.({ type: 'validity-warning', message });
   // Every write of the run folder (folders, run.lock, run.json, attempts.jsonl) fails as an ArtifactWriteError naming its path.
   await createArtifactFolder(path.dirname(runDir));
   await createArtifactFolder(runDir, { mode: RUN_DIRECTORY_MODE });
@@ -398,7 +418,18 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
           const runTryOn = async (placement: EnginePlacement | undefined): Promise<AttemptRecord> => {
             emit({ type: 'try-started', attempt, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }), progress: counter.snapshot() });
             const complete = (record: AttemptRecord): AttemptRecord =>
-              markErrored({ ...record, attempt_id: attempt.attemptId, repeat: attempt.repeat, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }) }, infraBefore, plan.retries);
+              markErrored(
+                {
+                  ...record,
+                  attempt_id: attempt.attemptId,
+                  repeat: attempt.repeat,
+                  try: tryNumber,
+                  ...(placement === undefined ? {} : { engine: placement.engine }),
+                  task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan),
+                },
+                infraBefore,
+                plan.retries,
+              );
             const createSandbox = timed(withRuntime(placement?.createSandbox ?? options.createSandbox ?? sandboxPool?.createSandbox ?? createDockerSandbox, plan.runtime ?? undefined));
             return complete(await runTry({ attempt, try: tryNumber, tryDir, createSandbox, completeRecord: complete, signal, ...(placement === undefined ? {} : { engine: placement.engine }) }));
           };
@@ -435,7 +466,20 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
             if (ArtifactWriteError.isInstance(error)) throw error;
             const message = error instanceof Error ? error.message : String(error);
             entries.get(attempt.label)?.errors.push(`${attempt.task.task.id} #${attempt.repeat}: ${message}`);
-            emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
+            // Our own bug: nothing recorded, a resume runs the attempt again.
+            if (!AgentBenchError.isInstance(error)) {
+              emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
+              return;
+            }
+            // The attempt could not start (its agent failed to load, a setting it needs is missing): recorded as errored, with why, and final.
+            record = notStartedRecord(attempt, tryNumber, { runId: runRecord.run_id, variant: plan.variant, error, at: new Date() });
+            record = { ...record, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan), artifact_paths: { attempt: 'attempt.json' } };
+            // In its try folder like any try's record, so a reader of the model's folder (the ab run table) counts it too.
+            await createArtifactFolder(tryDir);
+            await writeRunJson(path.join(tryDir, 'attempt.json'), record);
+            await append(runFolderRecord(record, runDir, tryDir));
+            counter.finish('errored');
+            emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, isErrored: true, progress: counter.snapshot() });
             return;
           }
           await append(runFolderRecord(record, runDir, tryDir));

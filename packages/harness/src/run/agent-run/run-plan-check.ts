@@ -23,6 +23,7 @@ function comparedFields(plan: RunPlan): Array<[string, unknown]> {
     ['max_steps', plan.max_steps],
     ['retries', plan.retries],
     ['skip_baseline', plan.skip_baseline],
+    ['include_unvalidated', plan.include_unvalidated ?? false],
     ['runtime', plan.runtime ?? DEFAULT_PLAN_RUNTIME],
   ];
 }

@@ -6,6 +6,7 @@ import type Dockerode from 'dockerode';
 import { EngineSet, listManagedContainers } from '@agentbench/sandbox';
 import type { AttemptRecord } from '@agentbench/schemas';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { skipUnlessRequired } from '../../../test-support/skip-unless-required.js';
 import { createSecondEngine, secondEngineSkipReason, type SecondEngine } from './second-engine.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -15,10 +16,7 @@ export function twoEnginesSkipReason(fileName: string): string | undefined {
   const docker = dockerSkipReason(fileName);
   if (docker !== undefined) return docker;
   const reason = secondEngineSkipReason();
-  if (reason === undefined) return undefined;
-  if (process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but the second engine cannot be made: ${reason}`);
-  console.warn(`[skipped] ${fileName}: ${reason}`);
-  return reason;
+  return skipUnlessRequired(fileName, reason === undefined ? undefined : `the second engine cannot be made: ${reason}`, 'AGENTBENCH_REQUIRE_DOCKER');
 }
 
 /** The local engine and a second dockerd (see second-engine.ts), an engines file naming both, and a suite `engines` of toy tasks. */

@@ -6,6 +6,7 @@ import { type Sandbox, type SandboxSpec } from '@agentbench/sandbox';
 import { type LoadedTask } from '@agentbench/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../../test-support/docker-skip.js';
+import { skipUnlessRequired } from '../../../../test-support/skip-unless-required.js';
 import { runAgentAttempt, runTask, sandboxFactoryFor, type RunAgentAttemptResult } from '../../src/index.js';
 import { useToyTaskScratch, type ToyTaskScratch } from '../helpers/use-toy-task-scratch.js';
 import { plantAllGitVectors } from './git-vectors.js';
@@ -17,15 +18,13 @@ export type ProbeBackend = 'docker' | 'bwrap';
 export function probeSkipReason(backend: ProbeBackend, fileName: string): string | undefined {
   const dockerReason = dockerSkipReason(fileName);
   if (backend === 'docker' || dockerReason !== undefined) return dockerReason;
+  let reason: string | undefined;
   try {
     execFileSync('bwrap', ['--version'], { stdio: 'pipe' });
-    return undefined;
   } catch {
-    const reason = 'bubblewrap (bwrap) is not installed';
-    if (process.env['AGENTBENCH_REQUIRE_BWRAP'] === '1') throw new Error(`AGENTBENCH_REQUIRE_BWRAP=1 but ${reason}`);
-    console.warn(`[skipped] ${fileName}: ${reason}`);
-    return reason;
+    reason = 'bubblewrap (bwrap) is not installed';
   }
+  return skipUnlessRequired(fileName, reason, 'AGENTBENCH_REQUIRE_BWRAP');
 }
 
 export function sandboxFactory(backend: ProbeBackend): (spec: SandboxSpec) => Promise<Sandbox> {

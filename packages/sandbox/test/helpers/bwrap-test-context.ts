@@ -1,6 +1,7 @@
 import Dockerode from 'dockerode';
 import { isBwrapAvailable } from '../../src/bwrap/bwrap-availability.js';
 import { ensureRootfs } from '../../src/rootfs/ensure-rootfs.js';
+import { skipUnlessRequired } from '../../../../test-support/skip-unless-required.js';
 
 export const RUNNER_IMAGE = process.env['AGENTBENCH_RUNNER_IMAGE'] ?? 'agentbench/py-runner:0.1.0';
 
@@ -19,11 +20,7 @@ export interface BwrapTestContext {
  */
 export async function useBwrapTestContext(fileName: string): Promise<BwrapTestContext> {
   const { skipReason, rootfs = '' } = await findRootfs();
-  if (skipReason !== undefined) {
-    if (process.env['AGENTBENCH_REQUIRE_BWRAP'] === '1') throw new Error(`AGENTBENCH_REQUIRE_BWRAP=1 but ${skipReason}`);
-    console.warn(`[skipped] ${fileName}: ${skipReason}`);
-  }
-  return { skipReason, rootfs };
+  return { skipReason: skipUnlessRequired(fileName, skipReason, 'AGENTBENCH_REQUIRE_BWRAP'), rootfs };
 }
 
 async function findRootfs(): Promise<{ skipReason?: string; rootfs?: string }> {

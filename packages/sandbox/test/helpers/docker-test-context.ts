@@ -1,6 +1,7 @@
 import Dockerode from 'dockerode';
 import { ulid } from 'ulid';
 import { afterAll, expect } from 'vitest';
+import { skipUnlessRequired } from '../../../../test-support/skip-unless-required.js';
 import { DockerSandbox } from '../../src/docker/docker-sandbox.js';
 import { listManagedContainers, removeManagedContainers } from '../../src/docker/managed-containers.js';
 import type { SandboxSpec } from '../../src/sandbox.js';
@@ -41,10 +42,7 @@ export async function useDockerTestContext(fileName: string): Promise<DockerTest
       skipReason = `runner image ${RUNNER_IMAGE} is missing (build it with docker/py-runner/build-offline.sh)`;
     }
   }
-  if (skipReason !== undefined) {
-    if (process.env['AGENTBENCH_REQUIRE_DOCKER'] === '1') throw new Error(`AGENTBENCH_REQUIRE_DOCKER=1 but ${skipReason}`);
-    console.warn(`[skipped] ${fileName}: ${skipReason}`);
-  } else {
+  if (skipUnlessRequired(fileName, skipReason, 'AGENTBENCH_REQUIRE_DOCKER') === undefined) {
     afterAll(async () => {
       const left = await listManagedContainers({ runId }, { docker });
       if (left.length > 0) await removeManagedContainers({ runId }, { docker });

@@ -32,6 +32,10 @@ export const RunPlanSchema = v.object({
    * task's `environment.runtime`, else the engine's default, runc). Absent in runs written before it.
    */
   runtime: v.optional(v.nullable(v.string())),
+  /** `--fail-on-suspicion`: a flagged attempt fails as SUSPECTED_TAMPERING. Absent in runs written before it (false). */
+  fail_on_suspicion: v.optional(v.boolean()),
+  /** `--scanner` references (plugin paths or package names), loaded again on resume. Absent in runs written before it (none). */
+  scanners: v.optional(v.array(v.string())),
   harness_version: v.string(),
 });
 export type RunPlan = v.InferOutput<typeof RunPlanSchema>;

@@ -24,6 +24,9 @@ function comparedFields(plan: RunPlan): Array<[string, unknown]> {
     ['retries', plan.retries],
     ['skip_baseline', plan.skip_baseline],
     ['runtime', plan.runtime ?? DEFAULT_PLAN_RUNTIME],
+    // Runs from before scanners were planned had neither: read as off and none.
+    ['fail_on_suspicion', plan.fail_on_suspicion ?? false],
+    ['scanners', plan.scanners ?? []],
   ];
 }
 

@@ -14,6 +14,8 @@ export interface SyntheticAttempt {
   outputTokens?: number;
   costUsd?: number;
   durationSec?: number;
+  /** The record's `suspicions` (absent: not written). */
+  suspicions?: ReadonlyArray<{ rule: string; scanner: string; file: string; line: number | null; message: string }>;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function writeSyntheticRunFolder(runDir: string, runId: string, att
         output_tokens: attempt.outputTokens ?? 100,
         cost_usd: attempt.costUsd ?? 0.01,
       },
+      ...(attempt.suspicions === undefined ? {} : { suspicions: attempt.suspicions }),
     };
     await writeFile(path.join(folder, 'attempt.json'), JSON.stringify(record));
     const event = (type: string, step: number | null, payload: Record<string, unknown>): string =>

@@ -38,6 +38,10 @@ export function formatBenchTable(result: ModelBenchmarkResult): string {
   for (const entry of result.entries) {
     if (entry.isDropped) lines.push(`dropped ${entry.model}: the probe got no answer (${entry.probe?.message ?? 'unknown'})`);
     for (const error of entry.errors) lines.push(`error ${entry.model}: ${error}`);
+    const { flagged } = entry;
+    if (flagged.attempts > 0) {
+      lines.push(`suspicions ${entry.model}: ${flagged.attempts} attempt${flagged.attempts === 1 ? '' : 's'} flagged by the scanners, ${flagged.passed} of them passed (ab report shows where; --fail-on-suspicion fails them)`);
+    }
   }
   lines.push(`${result.taskCount} task(s) × ${result.runs} run(s) per model; figures are means per attempt; summary: ${result.summaryFile}`);
   return `${lines.join('\n')}\n`;

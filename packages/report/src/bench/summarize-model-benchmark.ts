@@ -29,6 +29,8 @@ export interface ModelBenchmarkEntry {
   errors: string[];
   /** Figures read back from the model's folder; null when it holds no attempt. */
   summary: GroupSummary | null;
+  /** Attempts (their counted tries) the scanners flagged, and how many of those passed. */
+  flagged: { attempts: number; passed: number };
 }
 
 export interface ModelBenchmarkResult {
@@ -64,6 +66,8 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
       total_cost_usd: entry.summary?.totalCostUsd ?? null,
       mean_duration_sec: entry.summary?.meanDurationSec ?? null,
       failures_by_reason: entry.summary?.failuresByReason ?? {},
+      flagged_attempts: entry.flagged.attempts,
+      flagged_passed: entry.flagged.passed,
     })),
   };
 }
@@ -76,7 +80,7 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
 export async function summarizeModelBenchmark(run: ModelBenchmarkRunInput): Promise<ModelBenchmarkResult> {
   const entries: ModelBenchmarkEntry[] = [];
   for (const ran of run.entries) {
-    const entry: ModelBenchmarkEntry = { model: ran.model, folder: ran.folder, isDropped: ran.isDropped, errors: [...ran.errors], summary: null, ...(ran.probe === undefined ? {} : { probe: ran.probe }) };
+    const entry: ModelBenchmarkEntry = { model: ran.model, folder: ran.folder, isDropped: ran.isDropped, errors: [...ran.errors], summary: null, flagged: { attempts: 0, passed: 0 }, ...(ran.probe === undefined ? {} : { probe: ran.probe }) };
     entries.push(entry);
     if (entry.isDropped) continue;
     let model: ReportModel;
@@ -86,6 +90,8 @@ export async function summarizeModelBenchmark(run: ModelBenchmarkRunInput): Prom
       continue; // No attempt recorded (every one threw): the entry's errors say why.
     }
     entry.summary = summarizeGroup(entry.model, entry.model, model.rows);
+    const flagged = model.rows.filter((row) => (row.suspicions ?? []).length > 0);
+    entry.flagged = { attempts: flagged.length, passed: flagged.filter((row) => row.passed).length };
   }
   const result = { outDir: run.outDir, runs: run.runs, taskCount: run.taskCount, entries };
   const summaryFile = path.join(run.outDir, 'bench-summary.json');

@@ -1,3 +1,4 @@
+import { formatSuspicion } from '@agentbench/schemas';
 import { formatCost, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
 import type { FigureDelta, PairOutcome, RunComparison } from './run-comparison.js';
 
@@ -79,4 +80,16 @@ export function callText(call: { tool: string; arguments: string } | null, maxCh
   if (call === null) return '(no more tool calls)';
   const text = `${call.tool} ${call.arguments}`.replace(/\s+/g, ' ');
   return text.length > maxCharacters ? `${text.slice(0, maxCharacters - 1)}…` : text;
+}
+
+/**
+ * One line per suspicion of a paired attempt, side by side (`toy #1 B: rule at file:line: …`), so
+ * a comparison shows when B passes where A failed with a scanner's flag on B.
+ */
+export function suspicionLines(comparison: RunComparison): string[] {
+  return comparison.pairs.flatMap((pair) =>
+    (['a', 'b'] as const).flatMap((side) =>
+      (pair[side].suspicions ?? []).map((suspicion) => `${pair.taskId} #${pair.repeat + 1} ${side.toUpperCase()} (${pair[side].failureReason ?? pair[side].status}): ${formatSuspicion(suspicion)}`),
+    ),
+  );
 }

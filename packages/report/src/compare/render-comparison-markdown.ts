@@ -1,4 +1,4 @@
-import { FIGURE_LABELS, callText, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { FIGURE_LABELS, callText, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, suspicionLines, verdictLine } from './comparison-phrases.js';
 import type { RunComparison } from './run-comparison.js';
 
 /** Pull-request comments cap at 65,536 characters; the changed-task table stops well before. */
@@ -53,6 +53,8 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
     );
     if (comparison.divergences.length > shown.length) lines.push('', `… and ${comparison.divergences.length - shown.length} more (see \`ab compare --format json\`).`);
   }
+  const suspicions = suspicionLines(comparison);
+  if (suspicions.length > 0) lines.push('', `**Suspicions** (scanners flag, they do not prove):`, '', ...suspicions.slice(0, 25).map((line) => `- ${code(line)}`), ...(suspicions.length > 25 ? [`- … and ${suspicions.length - 25} more`] : []));
   if (comparison.tasksOnlyInA.length + comparison.tasksOnlyInB.length > 0) {
     lines.push('', `Tasks in one run only: A ${comparison.tasksOnlyInA.length}, B ${comparison.tasksOnlyInB.length}.`);
   }

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { AttemptRecordSchema, RunRecordSchema, SuiteValiditySchema, type AttemptRecord } from '@agentbench/schemas';
+import { AttemptRecordSchema, formatSuspicion, RunRecordSchema, SuiteValiditySchema, type AttemptRecord } from '@agentbench/schemas';
 import { RunFolderError } from '../errors/run-folder-error.js';
 import { REPORT_MODEL_VERSION, type ReadProblem, type ReportModel, type ReportRow, type ReportSource } from '../model/report-model.js';
 import { findArtifactFiles } from './find-artifact-files.js';
@@ -223,6 +223,7 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
   const { detail } = await readAttemptDetail(files, limits, problems);
   const retried = (plan.earlierTries ?? []).map((earlier) => ({ try: earlier.try ?? 1, failureReason: earlier.result.failure_reason ?? null, failureClass: earlier.failure_class ?? null }));
   for (const earlier of retried) detail.notes.push(`try ${earlier.try}: ${earlier.failureReason ?? 'failed'} (${earlier.failureClass ?? 'unclassified'}), retried`);
+  for (const suspicion of record.suspicions ?? []) detail.notes.push(`suspicion: ${formatSuspicion(suspicion)}`);
   const failureReason = record.result.passed ? null : (record.result.failure_reason ?? null);
   return {
     id,
@@ -246,6 +247,7 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     combination: null,
     folder: files.runFolder ?? files.logsFolder ?? null,
     ...(retried.length === 0 ? {} : { retriedTries: retried }),
+    ...(record.suspicions === undefined ? {} : { suspicions: record.suspicions }),
     detail,
   };
 }

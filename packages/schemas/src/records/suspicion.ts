@@ -14,3 +14,9 @@ export const SuspicionSchema = v.object({
   message: v.string(),
 });
 export type Suspicion = v.InferOutput<typeof SuspicionSchema>;
+
+/** One line: `rule at file:line: message` (the place left out when the suspicion has none). */
+export function formatSuspicion(suspicion: Suspicion): string {
+  const where = suspicion.file === '' ? '' : ` at ${suspicion.line === null ? suspicion.file : `${suspicion.file}:${suspicion.line}`}`;
+  return `${suspicion.rule}${where}: ${suspicion.message}`;
+}

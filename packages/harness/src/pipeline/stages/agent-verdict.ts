@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FailureReason, StopReason, Suspicion } from '@agentbench/schemas';
+import { formatSuspicion, type FailureReason, type StopReason, type Suspicion } from '@agentbench/schemas';
 import { failureReasonForStage, pickFailureReason } from '@agentbench/scoring';
 import type { FinalVerdict } from '../../verdict/final-verdict.js';
 import { scanAgentChanges, type ScanningOptions } from '../../verdict/scan-agent-changes.js';
@@ -54,7 +54,5 @@ function agentFailureReason(stopReason: StopReason | undefined, outcome: { passe
 function describeSuspicions(suspicions: readonly Suspicion[]): string {
   const [first] = suspicions;
   if (first === undefined) return '';
-  const where = first.file === '' ? '' : ` at ${first.line === null ? first.file : `${first.file}:${first.line}`}`;
-  const more = suspicions.length > 1 ? ` (and ${suspicions.length - 1} more)` : '';
-  return `failed on suspicion: ${first.rule}${where}: ${first.message}${more}`;
+  return `failed on suspicion: ${formatSuspicion(first)}${suspicions.length > 1 ? ` (and ${suspicions.length - 1} more)` : ''}`;
 }

@@ -13,6 +13,7 @@ const benches = [
   'packages/sandbox/bench/gvisor.bench.mjs',
   'packages/sandbox/bench/pool.bench.mjs',
   'packages/tools/bench/tools.bench.mjs',
+  'packages/evaluators/bench/scanners.bench.mjs',
   'packages/harness/bench/harness.bench.mjs',
   'packages/harness/bench/snapshots.bench.mjs',
   'packages/harness/bench/run-scale.bench.mjs',

@@ -36,7 +36,7 @@ export const LAYERS = [
   ['@agentbench/tools', '@agentbench/cassette'],
   ['@agentbench/agent-loop', '@agentbench/evaluators'],
   // Beside each other under the CLI, as ../shared/DESIGN.md draws them (plugins included).
-  ['@agentbench/harness', '@agentbench/scenario-runner', '@agentbench/evaluator-example', '@agentbench/broken-plugin-fixture'],
+  ['@agentbench/harness', '@agentbench/scenario-runner', '@agentbench/evaluator-example', '@agentbench/scanner-example', '@agentbench/broken-plugin-fixture'],
   ['@agentbench/report', '@agentbench/swebench'],
   ['@agentbench/cli'],
 ];

@@ -19,6 +19,8 @@ export interface SyntheticAttempt {
   model?: string | null;
   /** Extra top-level record fields (optional ones of newer records: `backend`, `runtime`...). */
   extraFields?: Record<string, unknown>;
+  /** The record's `suspicions` (absent: not written). */
+  suspicions?: ReadonlyArray<{ rule: string; scanner: string; file: string; line: number | null; message: string }>;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function writeSyntheticRunFolder(runDir: string, runId: string, att
         cost_usd: attempt.costUsd === undefined ? 0.01 : attempt.costUsd,
       },
       ...attempt.extraFields,
+      ...(attempt.suspicions === undefined ? {} : { suspicions: attempt.suspicions }),
     };
     await writeFile(path.join(folder, 'attempt.json'), JSON.stringify(record));
     const event = (type: string, step: number | null, payload: Record<string, unknown>): string =>

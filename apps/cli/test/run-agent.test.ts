@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,16 @@ describe('ab run-agent (mistakes reported before anything runs)', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/^ab: OPENROUTER_API_KEY: not set: the llm agent calls OpenRouter by default/);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('stops on a --scanner plugin that cannot load (ab run too), naming the flag, before any attempt folder exists', async () => {
+    const agent = await runCli(['run-agent', '--task', toyTask, '--scanner', './no-scanner', '--fail-on-suspicion', '--out', scratch], { cwd: scratch });
+    expect(agent.exitCode).toBe(1);
+    expect(agent.stderr.trim()).toBe(`ab: cannot load plugin "./no-scanner" (from --scanner): its path does not exist: ${path.join(scratch, 'no-scanner')} does not exist`);
+    const run = await runCli(['run', '--task', toyTask, '--scanner', './no-scanner', '--out', path.join(scratch, 'run')], { cwd: scratch });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('cannot load plugin "./no-scanner" (from --scanner): its path does not exist');
+    expect(await readdir(scratch)).toEqual([]);
   });
 
   it('explains an agent file that does not exist and one without a usable export', async () => {

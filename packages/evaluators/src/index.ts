@@ -78,3 +78,10 @@ export {
 export { loadPlugins, resolvePlugins, type PluginLoadOptions, type PluginResolution, type PluginResolutionStatus } from './plugins/load-plugins.js';
 export type { LoadedPlugin, LoadedPluginSet, Contribution } from './plugins/plugin-set.js';
 export type { PluginRequest, PluginSource } from './plugins/plugin-request.js';
+
+// Scanners: suspicions about an agent attempt's changes (built-in rules and plugins' scanners)
+export { defineScanner, type Scanner, type ScanInput, type SuspicionFinding } from './scanners/scanner.js';
+export type { DiffFile, DiffHunk, HunkLine } from './scanners/unified-diff.js';
+export { scanChanges, SCANNER_FAILED_RULE, type ScanChangesOptions } from './scanners/scan-changes.js';
+export { BUILTIN_SCANNER_NAMES } from './scanners/builtin-scanners.js';
+export { loadScanners, type LoadScannersOptions } from './scanners/load-scanners.js';

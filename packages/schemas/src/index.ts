@@ -108,6 +108,7 @@ export { MatrixSchema, MatrixAxisSchema, MAX_MATRIX_RUNS, type Matrix, type Matr
 
 // Records
 export { FAILURE_REASONS, FailureReasonSchema, type FailureReason } from './records/failure-reason.js';
+export { SuspicionSchema, formatSuspicion, type Suspicion } from './records/suspicion.js';
 export { STOP_REASONS, StopReasonSchema, type StopReason } from './records/stop-reason.js';
 export { FAILURE_CLASS_VALUES, FailureClassSchema, type FailureClassValue } from './records/failure-class.js';
 export { RUN_PLAN_VERSION, RunPlanSchema, RunPlanTaskSchema, type RunPlan, type RunPlanTask } from './records/run-plan.js';

@@ -13,6 +13,8 @@ import { backendOption } from '../backend-option.js';
 import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
+import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION, suspicionLines } from '../scanner-options.js';
+import { loadScanners } from '@agentbench/evaluators';
 
 // Keys as yargs types them: options keep their kebab-case names.
 export interface RunAgentArguments {
@@ -31,6 +33,8 @@ export interface RunAgentArguments {
   'artifact-budget': string | undefined;
   backend: string;
   runtime: string | undefined;
+  scanner: string[] | undefined;
+  'fail-on-suspicion': boolean;
 }
 
 /** One line of progress per step, on stderr. */
@@ -73,6 +77,8 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .option('backend', backendOption())
       .option('runtime', runtimeOption())
+      .option('scanner', SCANNER_OPTION)
+      .option('fail-on-suspicion', FAIL_ON_SUSPICION_OPTION)
       .example('$0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant scripted', 'Fix the toy task with its scripted agent (no LLM)')
       .example('OPENROUTER_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant llm', 'Let an LLM fix it (OpenRouter)'),
   handler: async (argv) => {
@@ -80,6 +86,8 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
     const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
     const runtime = runtimeArgument(argv.runtime, argv.backend);
     const loaded = await loadTask(argv.task);
+    // Before anything runs: a scanner plugin that cannot load stops here, with nothing written.
+    const scanners = await loadScanners(argv.scanner ?? []);
     for (const warning of loaded.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
     const controller = new AbortController();
     const removeHandlers = interruptOnSignals(controller);
@@ -95,6 +103,8 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         outDir: argv.out,
         skipBaseline: argv['skip-baseline'],
         signal: controller.signal,
+        scanners,
+        ...(argv['fail-on-suspicion'] ? { failOnSuspicion: true } : {}),
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         artifactBudget,
         createSandbox: withRuntime(sandboxFactoryFor(argv.backend), runtime),
@@ -131,6 +141,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
           ? ''
           : `, ${record.metrics.input_tokens} input + ${record.metrics.output_tokens ?? 0} output tokens${record.metrics.cost_usd === null || record.metrics.cost_usd === undefined ? '' : `, $${record.metrics.cost_usd.toFixed(4)}`}`;
       process.stdout.write(`${taskId}: ${verdict} (${record.variant}) in ${formatDuration(record.duration_sec * 1000)}, ${steps} step${steps === 1 ? '' : 's'}${tokens}: ${terminalMessage(result.message)}\n`);
+      for (const line of suspicionLines(record.suspicions ?? [])) process.stdout.write(`${line}\n`);
       process.stdout.write(`artifacts: ${result.runDir}\n`);
       process.stdout.write(`${await runDiskUseLine(result.runDir, artifactBudget)}\n`);
     }

@@ -6,6 +6,7 @@ import { formatIssue } from '@agentbench/schemas';
 import { ENGINES_OPTION, enginesArgument } from '../engines-option.js';
 import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { UsageError } from '../usage-error.js';
+import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION } from '../scanner-options.js';
 
 export interface RunArguments {
   task?: string;
@@ -28,6 +29,8 @@ export interface RunArguments {
   probe: boolean;
   runtime?: string;
   engines?: string;
+  scanner?: string[];
+  'fail-on-suspicion': boolean;
   json: boolean;
 }
 
@@ -71,6 +74,8 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
       ...ENGINES_OPTION,
       describe: `${ENGINES_OPTION.describe}. Each try goes to the engine with the most free capacity (named in its record); at most min(-j, the capacities' sum) attempts run at once; a try lost to an engine that stops answering is an infrastructure failure, retried (--retries) on the others`,
     })
+    .option('scanner', SCANNER_OPTION)
+    .option('fail-on-suspicion', FAIL_ON_SUSPICION_OPTION)
     .option('json', { type: 'boolean', default: false, describe: 'Print the summary JSON instead of the table; progress as plain lines on stderr' })
     .check((argv) => {
       if (argv.task !== undefined && argv.suite !== undefined) throw new UsageError('name one of --task TASK.yaml or --suite SUITE, not both');
@@ -173,6 +178,9 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
       probe: argv.probe,
       ...(runtime === undefined ? {} : { runtime }),
       ...(engines === undefined ? {} : { engines }),
+      ...(argv.scanner === undefined ? {} : { scanners: argv.scanner }),
+      // Only when given: a resume without the flag keeps the run's own setting.
+      ...(argv['fail-on-suspicion'] ? { failOnSuspicion: true } : {}),
       signal: controller.signal,
       onProgress: progress.write,
     });

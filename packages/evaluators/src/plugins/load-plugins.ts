@@ -5,6 +5,7 @@ import { resolveModulePath } from '@agentbench/schemas/internal';
 import { PluginLoadError } from '../errors/plugin-load-error.js';
 import { PluginVersionError } from '../errors/plugin-version-error.js';
 import { BUILTIN_EVALUATOR_TYPES } from '../evaluators/builtin-evaluators.js';
+import { BUILTIN_SCANNER_NAMES } from '../scanners/builtin-scanners.js';
 import { findConfigFile, loadConfigFile } from './config-file.js';
 import { pluginDefinitionProblems, type PluginDefinition } from './plugin-definition.js';
 import { pluginRequest, type PluginRequest } from './plugin-request.js';
@@ -22,6 +23,8 @@ export interface PluginLoadOptions {
   cwd?: string;
   /** A config file to read instead of looking in `cwd`, or `false` to read none. */
   configFile?: string | false;
+  /** The flag `fromCli` came from, named in messages (default `--plugin`; `ab run-agent --scanner` passes its own). */
+  cliFlag?: string;
   /** Evaluator types plugins may not register (default: the built-in types). */
   reservedEvaluatorTypes?: readonly string[];
   /** Environment provider types plugins may not register (default: none). */
@@ -46,7 +49,7 @@ export interface PluginResolution extends PluginRequest {
 }
 
 function describeRequest(request: PluginRequest): string {
-  if (request.source === 'cli') return `"${request.reference}" (from --plugin)`;
+  if (request.source === 'cli') return `"${request.reference}" (from ${request.origin})`;
   return `"${request.reference}" (listed in ${request.origin})`;
 }
 
@@ -65,7 +68,7 @@ async function collectRequests(references: readonly PluginReference[], options: 
     requests.push(pluginRequest(reference, { source: 'scenario', origin: options.scenarioFile ?? baseDir, baseDir }));
   }
   for (const reference of options.fromCli ?? []) {
-    requests.push(pluginRequest(reference, { source: 'cli', origin: '--plugin', baseDir: cwd }));
+    requests.push(pluginRequest(reference, { source: 'cli', origin: options.cliFlag ?? '--plugin', baseDir: cwd }));
   }
   return requests;
 }
@@ -173,6 +176,7 @@ export async function loadPlugins(references: readonly PluginReference[], option
   }));
   return buildPluginSet(plugins, {
     reservedEvaluatorTypes: options.reservedEvaluatorTypes ?? BUILTIN_EVALUATOR_TYPES,
+    reservedScannerNames: BUILTIN_SCANNER_NAMES,
     ...(options.reservedEnvironmentProviderTypes === undefined ? {} : { reservedEnvironmentProviderTypes: options.reservedEnvironmentProviderTypes }),
   });
 }

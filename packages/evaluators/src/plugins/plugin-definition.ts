@@ -1,6 +1,7 @@
 import type { ConversationRecord } from '../context/evaluation-context.js';
 import { PluginDefinitionError } from '../errors/plugin-definition-error.js';
 import { evaluatorShapeProblem, type Evaluator } from '../evaluator.js';
+import { scannerShapeProblem, type Scanner } from '../scanners/scanner.js';
 
 /**
  * An environment provider a plugin offers (a scenario's `environment.type`). The scenario runner defines
@@ -42,11 +43,13 @@ export interface PluginDefinition {
   environmentProviders?: readonly EnvironmentProviderDefinition[];
   terminationConditions?: readonly TerminationConditionDefinition[];
   services?: readonly PluginServiceDefinition[];
+  /** Scanners of an agent attempt's changes (`defineScanner`), loaded with `ab run-agent --scanner`. */
+  scanners?: readonly Scanner[];
 }
 
 const pluginMarker = Symbol.for('agentbench.plugin');
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
-const PLUGIN_KEYS = new Set(['name', 'version', 'description', 'evaluators', 'environmentProviders', 'terminationConditions', 'services']);
+const PLUGIN_KEYS = new Set(['name', 'version', 'description', 'evaluators', 'environmentProviders', 'terminationConditions', 'services', 'scanners']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -86,6 +89,10 @@ export function pluginDefinitionProblems(value: unknown): string[] {
   problems.push(...listProblems(value, 'environmentProviders', (item, index) => namedProblem(item, index, 'type', 'create')));
   problems.push(...listProblems(value, 'terminationConditions', (item, index) => namedProblem(item, index, 'name', 'check')));
   problems.push(...listProblems(value, 'services', (item, index) => namedProblem(item, index, 'name', 'create')));
+  problems.push(...listProblems(value, 'scanners', (item, index) => {
+    const problem = scannerShapeProblem(item);
+    return problem === undefined ? undefined : `[${index}]: ${problem}`;
+  }));
   return problems;
 }
 

@@ -1,5 +1,6 @@
 import { PluginConflictError } from '../errors/plugin-conflict-error.js';
 import type { Evaluator } from '../evaluator.js';
+import type { Scanner } from '../scanners/scanner.js';
 import type { EnvironmentProviderDefinition, PluginDefinition, PluginServiceDefinition, TerminationConditionDefinition } from './plugin-definition.js';
 import type { PluginRequest } from './plugin-request.js';
 
@@ -27,6 +28,7 @@ export interface LoadedPluginSet {
   environmentProviders: ReadonlyMap<string, Contribution<EnvironmentProviderDefinition>>;
   terminationConditions: ReadonlyMap<string, Contribution<TerminationConditionDefinition>>;
   services: ReadonlyMap<string, Contribution<PluginServiceDefinition>>;
+  scanners: ReadonlyMap<string, Contribution<Scanner>>;
 }
 
 export interface PluginSetOptions {
@@ -34,6 +36,8 @@ export interface PluginSetOptions {
   reservedEvaluatorTypes?: readonly string[];
   /** Environment provider types no plugin may register. */
   reservedEnvironmentProviderTypes?: readonly string[];
+  /** Scanner names no plugin may register (default: none; `loadPlugins` passes the built-in rules). */
+  reservedScannerNames?: readonly string[];
 }
 
 function describePlugin(plugin: LoadedPlugin): string {
@@ -93,8 +97,9 @@ export function buildPluginSet(plugins: readonly LoadedPlugin[], options: Plugin
   );
   const terminationConditions = collect<TerminationConditionDefinition>('termination condition', (plugin) => plugin.definition.terminationConditions, (item) => item.name, []);
   const services = collect<PluginServiceDefinition>('service', (plugin) => plugin.definition.services, (item) => item.name, []);
+  const scanners = collect<Scanner>('scanner', (plugin) => plugin.definition.scanners, (item) => item.name, options.reservedScannerNames ?? []);
   if (conflicts.length > 0) {
     throw new PluginConflictError(conflicts.length === 1 ? (conflicts[0] as string) : `plugins clash:\n${conflicts.map((conflict) => `  - ${conflict}`).join('\n')}`);
   }
-  return { plugins, evaluators, environmentProviders, terminationConditions, services };
+  return { plugins, evaluators, environmentProviders, terminationConditions, services, scanners };
 }

@@ -5,6 +5,7 @@ import { CASSETTE_FILE_NAME, startModelProxy, type Cassette, type Divergence, ty
 import { resolveLoopLimits } from '@agentbench/agent-loop/internal';
 import { HARNESS_VERSION, loadTask, type AttemptRecord, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
+import type { Scanner } from '@agentbench/evaluators';
 import type { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { relativeToRun } from '../attempt/attempt-paths.js';
 import type { SandboxFactory } from '../attempt/sandbox-factory.js';
@@ -63,6 +64,10 @@ export interface RunAgentAttemptOptions {
   maxOutputBytes?: number;
   /** How the agent's model exchanges go through the attempt's model proxy. Default: recorded live to `cassette.jsonl`. */
   models?: AttemptModelsOptions;
+  /** Scanners of plugins (`loadScanners` of @agentbench/evaluators) that read the agent's changes beside the built-in rules. */
+  scanners?: readonly Scanner[];
+  /** A suspicion of any scanner fails the attempt as SUSPECTED_TAMPERING (`--fail-on-suspicion`). Default: the task's `evaluation.fail_on_suspicion`, else false. */
+  failOnSuspicion?: boolean;
   signal?: AbortSignal;
   onEvent?: EventListener;
   onStage?: (stage: AgentAttemptStage) => void;
@@ -198,6 +203,10 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
         ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       },
       ...(options.skipBaseline === true ? {} : { validateBaseline }),
+      scanning: {
+        ...(options.scanners === undefined ? {} : { scanners: options.scanners }),
+        ...(options.failOnSuspicion === undefined ? {} : { failOnSuspicion: options.failOnSuspicion }),
+      },
     });
   } finally {
     await proxy.close();

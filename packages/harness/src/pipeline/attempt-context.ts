@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentLoopResult } from '@agentbench/agent-loop';
 import type { ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
-import type { BaselineValidationResult, FailureReason, LoadedTask } from '@agentbench/schemas';
+import type { BaselineValidationResult, FailureReason, LoadedTask, Suspicion } from '@agentbench/schemas';
 import { failureReasonForError } from '@agentbench/scoring';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { keepSandboxWorkspace } from '../artifacts/keep-sandbox-workspace.js';
@@ -84,6 +84,8 @@ export class AttemptContext {
   /** The final verdict of an agent attempt, and how long its stage took. */
   verdict: VerdictOutcome | undefined;
   verdictMs: number | undefined;
+  /** What the scanners found in an agent attempt's changes (set once they ran: empty when nothing). */
+  suspicions: Suspicion[] | undefined;
   /** Set when the attempt ended because its folder could not take a file (a full or read-only disk). */
   writeFailure: ArtifactWriteError | undefined;
   commitSha: string | undefined;

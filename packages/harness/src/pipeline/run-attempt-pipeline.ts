@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FinalVerdict } from '../verdict/final-verdict.js';
+import type { ScanningOptions } from '../verdict/scan-agent-changes.js';
 import type { AttemptContext, AttemptEnd } from './attempt-context.js';
 import { judgeAgentDiff } from './stages/agent-verdict.js';
 import { runAgent, type AgentStageOptions } from './stages/agent.js';
@@ -18,6 +19,8 @@ export type AttemptPlan =
   | {
       kind: 'agent';
       agent: AgentStageOptions;
+      /** The scanners of the agent's changes beside the built-in rules, and whether a suspicion fails the attempt. */
+      scanning?: ScanningOptions;
       /** Validates the baseline first (`validateBaseline`); absent: skipped. */
       validateBaseline?: BaselineValidation;
     };
@@ -90,6 +93,6 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
       return runFinalTest(context, sandbox);
     case 'agent':
       await runAgent(context, sandbox, repoPath, plan.agent);
-      return judgeAgentDiff(context, postSetup, verdict as FinalVerdict);
+      return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
   }
 }

@@ -10,7 +10,7 @@ import { skipUnlessRequired } from '../../../../test-support/skip-unless-require
 import { runAgentAttempt, runTask, sandboxFactoryFor, type RunAgentAttemptResult } from '../../src/index.js';
 import { useToyTaskScratch, type ToyTaskScratch } from '../helpers/use-toy-task-scratch.js';
 import { plantAllGitVectors } from './git-vectors.js';
-const TEST_COMMAND = 'PYTHONPATH=/workspace/site-packages python3 -m pytest -q';
+export const TEST_COMMAND = 'PYTHONPATH=/workspace/site-packages python3 -m pytest -q';
 
 export type ProbeBackend = 'docker' | 'bwrap';
 
@@ -31,7 +31,7 @@ export function sandboxFactory(backend: ProbeBackend): (spec: SandboxSpec) => Pr
   return sandboxFactoryFor(backend);
 }
 
-async function scriptedAttempt(context: ToyTaskScratch, backend: ProbeBackend, name: string, script: unknown[], task?: LoadedTask): Promise<RunAgentAttemptResult> {
+export async function scriptedAttempt(context: ToyTaskScratch, backend: ProbeBackend, name: string, script: unknown[], task?: LoadedTask): Promise<RunAgentAttemptResult> {
   const scriptFile = path.join(context.scratch, `${name}.json`);
   await writeFile(scriptFile, JSON.stringify(script));
   const result = await runAgentAttempt({
@@ -47,8 +47,8 @@ async function scriptedAttempt(context: ToyTaskScratch, backend: ProbeBackend, n
   return result;
 }
 
-const run = (command: string): unknown => ({ tool: 'run', args: { command, timeout_sec: 60 } });
-const FIX = {
+export const run = (command: string): unknown => ({ tool: 'run', args: { command, timeout_sec: 60 } });
+export const FIX = {
   tool: 'apply_patch',
   args: {
     unified_diff: [

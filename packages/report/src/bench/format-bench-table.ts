@@ -52,6 +52,10 @@ export function formatBenchTable(result: ModelBenchmarkResult): string {
     if (entry.summary === null) continue;
     lines.push(`${entry.model}: ${formatAttemptCounts(entry.summary.counts)}`);
     for (const task of entry.summary.counts.unverifiedTasks) lines.push(`  unverified task ${task}: its baseline was not shown to fail; not counted (--include-unvalidated counts it)`);
+    const { flagged } = entry;
+    if (flagged.attempts > 0) {
+      lines.push(`suspicions ${entry.model}: ${flagged.attempts} attempt${flagged.attempts === 1 ? '' : 's'} flagged by the scanners, ${flagged.passed} of them passed (ab report shows where; --fail-on-suspicion fails them)`);
+    }
   }
   lines.push(`${result.taskCount} task(s) × ${result.runs} run(s) per model; figures are means per attempt; summary: ${result.summaryFile}`);
   return `${lines.join('\n')}\n`;

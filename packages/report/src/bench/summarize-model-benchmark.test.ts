@@ -15,9 +15,9 @@ afterEach(async () => {
 });
 
 /** Records of one model's attempts, as the harness writes them into the model's folder. */
-async function writeAttempts(model: string, folder: string, attempts: Array<{ task: string; repeat: number; passed: boolean }>): Promise<void> {
+async function writeAttempts(model: string, folder: string, attempts: Array<{ task: string; repeat: number; passed: boolean; isFlagged?: boolean }>): Promise<void> {
   await mkdir(folder, { recursive: true });
-  for (const { task, repeat, passed } of attempts) {
+  for (const { task, repeat, passed, isFlagged } of attempts) {
     const record = attemptRecord({
       run_id: `${model}-${task}-${repeat}`,
       task_id: task,
@@ -26,6 +26,7 @@ async function writeAttempts(model: string, folder: string, attempts: Array<{ ta
       model: { provider: 'openrouter', name: model },
       result: { passed, exit_code: passed ? 0 : 1, failure_reason: passed ? null : 'AGENT_GAVE_UP', stop_reason: passed ? 'SUCCESS' : 'MAX_STEPS' },
       metrics: { steps: 4, input_tokens: 1000, output_tokens: 100, cost_usd: 0.01 },
+      suspicions: isFlagged === true ? [{ rule: 'process-exit', scanner: 'process-exit', file: 'src/a.py', line: 2, message: 'os._exit' }] : [],
     });
     await appendFile(path.join(folder, 'attempts.jsonl'), `${JSON.stringify(record)}\n`);
   }
@@ -36,7 +37,7 @@ describe('summarizeModelBenchmark', () => {
     const folder = (name: string): string => path.join(root, name);
     const everyAttempt = (passed: (task: string, repeat: number) => boolean): Array<{ task: string; repeat: number; passed: boolean }> =>
       ['task_a', 'task_b'].flatMap((task) => [1, 2].map((repeat) => ({ task, repeat, passed: passed(task, repeat) })));
-    await writeAttempts('alpha/one', folder('alpha__one'), everyAttempt(() => true));
+    await writeAttempts('alpha/one', folder('alpha__one'), everyAttempt(() => true).map((attempt) => ({ ...attempt, isFlagged: attempt.task === 'task_a' })));
     await writeAttempts('alpha/two', folder('alpha__two'), everyAttempt((_task, repeat) => repeat === 1));
     await writeAttempts('beta/one', folder('beta__one'), everyAttempt(() => false).filter(({ task, repeat }) => !(task === 'task_b' && repeat === 2)));
     const result = await summarizeModelBenchmark({
@@ -74,6 +75,10 @@ describe('summarizeModelBenchmark', () => {
     expect(table).toContain('alpha/two: 2/4 passed');
     expect(table).toContain('dropped gamma/down: the probe got no answer (404 model not found)');
     expect(table).toContain('error beta/one: task_b #2: provider key missing');
+    // A pass the scanners flagged is named in the summary, not hidden in the pass rate.
+    expect(json.models[0]).toMatchObject({ flagged_attempts: 2, flagged_passed: 2 });
+    expect(table).toContain('suspicions alpha/one: 2 attempts flagged by the scanners, 2 of them passed');
+    expect(table).not.toContain('suspicions alpha/two');
   });
 
   it("ab run's table: an unknown cost is – with the model named, a known zero $0.00, and what the attempts ran in (issue 27)", async () => {

@@ -33,6 +33,8 @@ export interface ModelBenchmarkEntry {
   summary: GroupSummary | null;
   /** What its attempts ran in, as their records say (`backend docker, runtime runsc`); empty when they do not say. */
   sandbox: string;
+  /** Attempts (their counted tries) the scanners flagged, and how many of those passed. */
+  flagged: { attempts: number; passed: number };
 }
 
 export interface ModelBenchmarkResult {
@@ -75,6 +77,8 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
       errored_by_reason: entry.summary?.counts.erroredByReason ?? {},
       unverified_tasks: entry.summary?.counts.unverifiedTasks ?? [],
       counts: entry.summary === null ? null : formatAttemptCounts(entry.summary.counts),
+      flagged_attempts: entry.flagged.attempts,
+      flagged_passed: entry.flagged.passed,
     })),
   };
 }
@@ -87,7 +91,7 @@ function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown
 export async function summarizeModelBenchmark(run: ModelBenchmarkRunInput): Promise<ModelBenchmarkResult> {
   const entries: ModelBenchmarkEntry[] = [];
   for (const ran of run.entries) {
-    const entry: ModelBenchmarkEntry = { model: ran.model, folder: ran.folder, isDropped: ran.isDropped, errors: [...ran.errors], summary: null, sandbox: '', ...(ran.probe === undefined ? {} : { probe: ran.probe }) };
+    const entry: ModelBenchmarkEntry = { model: ran.model, folder: ran.folder, isDropped: ran.isDropped, errors: [...ran.errors], summary: null, sandbox: '', flagged: { attempts: 0, passed: 0 }, ...(ran.probe === undefined ? {} : { probe: ran.probe }) };
     entries.push(entry);
     if (entry.isDropped) continue;
     let model: ReportModel;
@@ -99,6 +103,8 @@ export async function summarizeModelBenchmark(run: ModelBenchmarkRunInput): Prom
     entry.summary = summarizeGroup(entry.model, entry.model, model.rows);
     const source = model.sources[0];
     if (source !== undefined) entry.sandbox = sandboxFactsOf(model, source);
+    const flagged = model.rows.filter((row) => (row.suspicions ?? []).length > 0);
+    entry.flagged = { attempts: flagged.length, passed: flagged.filter((row) => row.passed).length };
   }
   const result = { outDir: run.outDir, runs: run.runs, taskCount: run.taskCount, entries };
   const summaryFile = path.join(run.outDir, 'bench-summary.json');

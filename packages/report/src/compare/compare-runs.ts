@@ -43,6 +43,7 @@ function sideOf(row: ReportRow): AttemptSide {
     costUsd: row.costUsd,
     steps: row.steps,
     folder: row.folder,
+    ...(row.suspicions === undefined ? {} : { suspicions: row.suspicions }),
   };
 }
 

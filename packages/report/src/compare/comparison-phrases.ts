@@ -1,3 +1,4 @@
+import { formatSuspicion } from '@agentbench/schemas';
 import { formatCost, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
 import { costUnknownText } from '../summary/cost-unknown.js';
 import type { FigureDelta, PairOutcome, RunComparison } from './run-comparison.js';
@@ -89,4 +90,16 @@ export function costUnknownLines(comparison: RunComparison): string[] {
     ...(a.length === 0 ? [] : [`A: ${costUnknownText(a)}`]),
     ...(b.length === 0 ? [] : [`B: ${costUnknownText(b)}`]),
   ];
+}
+
+/**
+ * One line per suspicion of a paired attempt, side by side (`toy #1 B: rule at file:line: …`), so
+ * a comparison shows when B passes where A failed with a scanner's flag on B.
+ */
+export function suspicionLines(comparison: RunComparison): string[] {
+  return comparison.pairs.flatMap((pair) =>
+    (['a', 'b'] as const).flatMap((side) =>
+      (pair[side].suspicions ?? []).map((suspicion) => `${pair.taskId} #${pair.repeat + 1} ${side.toUpperCase()} (${pair[side].failureReason ?? pair[side].status}): ${formatSuspicion(suspicion)}`),
+    ),
+  );
 }

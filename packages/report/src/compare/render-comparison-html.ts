@@ -1,6 +1,6 @@
 import { REPORT_STYLES } from '../render/html-styles.js';
 import { escapeXml as escapeHtml } from '../render/render-junit.js';
-import { FIGURE_LABELS, OUTCOME_LABELS, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { FIGURE_LABELS, OUTCOME_LABELS, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, suspicionLines, verdictLine } from './comparison-phrases.js';
 import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
 import type { Divergence, RunComparison, ToolCallStep } from './run-comparison.js';
 
@@ -65,6 +65,8 @@ export function renderComparisonSection(comparison: RunComparison): string {
   const pairs = comparison.pairs
     .map((pair) => `<tr><td><code>${escapeHtml(pair.taskId)}</code></td><td>${pair.repeat + 1}</td><td class="${pair.outcome}">${escapeHtml(OUTCOME_LABELS[pair.outcome])}</td><td>${escapeHtml(pair.a.failureReason ?? pair.a.status)}</td><td>${escapeHtml(pair.b.failureReason ?? pair.b.status)}</td><td>${escapeHtml(`${pair.a.model ?? 'unknown'} → ${pair.b.model ?? 'unknown'}`)}</td></tr>`)
     .join('');
+  const suspicions = suspicionLines(comparison);
+  const suspicionList = suspicions.length === 0 ? '' : `<h2>Suspicions (${suspicions.length})</h2><p>Scanners flag, they do not prove.</p><ul data-testid="compare-suspicions">${suspicions.map((line) => `<li><code>${escapeHtml(line)}</code></li>`).join('')}</ul>\n`;
   return `<section id="b-vs-a" data-testid="b-vs-a">
 <h2>B vs A</h2>
 <ul>
@@ -79,7 +81,7 @@ ${costUnknownLines(comparison).map((line) => `<li data-testid="cost-unknown">${e
 <table><thead><tr><th>figure</th><th>mean A</th><th>mean B</th><th>Δ mean</th><th>total A</th><th>total B</th><th>Δ total</th><th>pairs</th></tr></thead><tbody>${figures}</tbody></table>
 <h2>Changed tasks (${comparison.divergences.length})</h2>
 ${changed === '' ? '<p>No task changed outcome.</p>' : changed}
-<h2>Every pair</h2>
+${suspicionList}<h2>Every pair</h2>
 <table><thead><tr><th>task</th><th>repeat</th><th>outcome</th><th>A</th><th>B</th><th>models</th></tr></thead><tbody>${pairs}</tbody></table>
 </section>`;
 }

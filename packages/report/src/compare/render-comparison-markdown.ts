@@ -1,4 +1,4 @@
-import { FIGURE_LABELS, callText, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { FIGURE_LABELS, callText, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, suspicionLines, verdictLine } from './comparison-phrases.js';
 import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
 import type { RunComparison } from './run-comparison.js';
 
@@ -57,6 +57,8 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
     );
     if (groups.length > shown.length) lines.push('', `… and ${groups.length - shown.length} more rows (see \`ab compare --format json\`).`);
   }
+  const suspicions = suspicionLines(comparison);
+  if (suspicions.length > 0) lines.push('', `**Suspicions** (scanners flag, they do not prove):`, '', ...suspicions.slice(0, 25).map((line) => `- ${code(line)}`), ...(suspicions.length > 25 ? [`- … and ${suspicions.length - 25} more`] : []));
   if (comparison.tasksOnlyInA.length + comparison.tasksOnlyInB.length > 0) {
     lines.push('', `Tasks in one run only: A ${comparison.tasksOnlyInA.length}, B ${comparison.tasksOnlyInB.length}.`);
   }

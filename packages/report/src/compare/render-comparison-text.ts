@@ -1,5 +1,5 @@
 import { formatTable } from './format-table.js';
-import { FIGURE_LABELS, callText, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, verdictLine } from './comparison-phrases.js';
+import { FIGURE_LABELS, callText, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, suspicionLines, verdictLine } from './comparison-phrases.js';
 import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
 import type { RunComparison } from './run-comparison.js';
 
@@ -59,6 +59,8 @@ export function renderComparisonText(comparison: RunComparison): string {
       lines.push('', `${divergence.taskId} (${attemptsOfGroup(pairs)}), tool call ${divergence.index + 1}:`, `  A: ${callText(divergence.a)}`, `  B: ${callText(divergence.b)}`);
     }
   }
+  const suspicions = suspicionLines(comparison);
+  if (suspicions.length > 0) lines.push('', 'suspicions (scanners flag, they do not prove):', ...suspicions.map((line) => `  ${line}`));
   if (comparison.tasksOnlyInA.length + comparison.tasksOnlyInB.length > 0) {
     lines.push('', `tasks only in A: ${comparison.tasksOnlyInA.join(', ') || '–'}; only in B: ${comparison.tasksOnlyInB.join(', ') || '–'}`);
   }

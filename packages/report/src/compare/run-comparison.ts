@@ -1,3 +1,4 @@
+import type { Suspicion } from '@agentbench/schemas';
 import type { BootstrapInterval, McNemarResult } from '@agentbench/scoring';
 
 /**
@@ -35,6 +36,8 @@ export interface AttemptSide {
   steps: number | null;
   /** The attempt's folder (absolute), when it has one. */
   folder: string | null;
+  /** What the scanners flagged in the attempt's changes (absent when it was not scanned). */
+  suspicions?: Suspicion[];
 }
 
 export interface AttemptPair {

@@ -1,4 +1,4 @@
-import type { SuiteValidity } from '@agentbench/schemas';
+import type { SuiteValidity, Suspicion } from '@agentbench/schemas';
 
 /**
  * The normalised report: every run folder's attempts and scenario runs as rows, with what the
@@ -131,6 +131,8 @@ export interface ReportRow {
   taskValidity?: { status: 'valid' | 'unverified' | 'unvalidated'; reason?: string; isCounted: boolean };
   /** Earlier tries of an `ab run` attempt (failed on infrastructure, or interrupted), retried: the row is the last try. */
   retriedTries?: Array<{ try: number; failureReason: string | null; failureClass: string | null }>;
+  /** What the scanners flagged in an agent attempt's changes (absent when it was not scanned; a pass may have some). */
+  suspicions?: Suspicion[];
   /** A FailureReason for attempts; `EVALUATIONS_FAILED` / `RUN_ERRORED` (or the error's FailureReason) for scenario runs. */
   failureReason: string | null;
   stopReason: string | null;

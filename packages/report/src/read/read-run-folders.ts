@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { AttemptRecordSchema, RunRecordSchema, SuiteValiditySchema, type AttemptRecord } from '@agentbench/schemas';
+import { AttemptRecordSchema, formatSuspicion, RunRecordSchema, SuiteValiditySchema, type AttemptRecord } from '@agentbench/schemas';
 import { RunFolderError } from '../errors/run-folder-error.js';
 import { REPORT_MODEL_VERSION, type ReadProblem, type ReportModel, type ReportRow, type ReportSource } from '../model/report-model.js';
 import { findArtifactFiles } from './find-artifact-files.js';
@@ -228,6 +228,7 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
   if (record.not_started !== undefined) detail.errors.push(`not started: ${record.not_started.message}`);
   const validityNote = taskValidityText(record.task_validity);
   if (validityNote !== undefined) detail.notes.push(validityNote);
+  for (const suspicion of record.suspicions ?? []) detail.notes.push(`suspicion: ${formatSuspicion(suspicion)}`);
   const failureReason = record.result.passed ? null : (record.result.failure_reason ?? null);
   return {
     id,
@@ -257,6 +258,7 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     ...(record.runtime === undefined ? {} : { runtime: record.runtime }),
     folder: files.runFolder ?? files.logsFolder ?? null,
     ...(retried.length === 0 ? {} : { retriedTries: retried }),
+    ...(record.suspicions === undefined ? {} : { suspicions: record.suspicions }),
     detail,
   };
 }

@@ -11,6 +11,7 @@ import { REPORT_STYLES } from './html-styles.js';
 import { escapeXml as escapeHtml } from './render-junit.js';
 import { isBaselineSource, resultWording, type ResultWording } from './result-wording.js';
 import { failureChart, passRateChart } from './svg-charts.js';
+import { suspicionLines } from './suspicion-rows.js';
 import { renderValiditySection } from './render-validity-section.js';
 import { COMPARISON_STYLES, renderComparisonSection } from '../compare/render-comparison-html.js';
 import type { PairedComparison } from '../compare/paired-comparison.js';
@@ -131,6 +132,13 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
           .slice(0, 200)
           .map((problem) => `<li>${escapeHtml(formatReadProblem(problem))}</li>`)
           .join('')}</ul></section>`;
+  const suspicions = suspicionLines(model, 200);
+  const suspicionSection =
+    suspicions.total === 0
+      ? ''
+      : `<section id="suspicions" data-testid="suspicions"><h2>Suspicions (${suspicions.total} in ${suspicions.rows} attempt${suspicions.rows === 1 ? '' : 's'})</h2><p class="meta">Scanners flag changes that could fool the tests (test-runner configuration, code that patches pytest, <code>os._exit</code>, startup hooks); they do not prove it.</p><table><thead><tr><th>Task</th><th>Model</th><th>Result</th><th>Suspicion</th></tr></thead><tbody>${suspicions.lines
+          .map(({ row, text }) => `<tr><td>${escapeHtml(row.taskId)}</td><td>${escapeHtml(row.model ?? row.variant ?? '')}</td><td>${escapeHtml(row.passed ? 'passed' : (row.failureReason ?? 'failed'))}</td><td>${escapeHtml(text)}</td></tr>`)
+          .join('')}</tbody></table></section>`;
   const sortableHeaders = [
     ['taskId', 'Task'],
     ['source', 'Run folder'],
@@ -162,6 +170,7 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
 ${comparisonTable(model, summary)}
 ${pairedComparisonSection(options.pairedComparison)}
 ${renderValiditySection(model, linkFor)}
+${suspicionSection}
 <section id="attempts"><h2>Attempts and scenario runs</h2>
 <div class="filters">
 <label>Search<input id="filter-text" type="search" placeholder="task, model, message"></label>

@@ -6,6 +6,7 @@ import { sandboxFactsOf } from '../summary/sandbox-facts.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
 import { resultWording } from './result-wording.js';
 import { formatAttemptCounts, taskValidityMark, taskValidityText } from '../summary/attempt-counts.js';
+import { suspicionLines } from './suspicion-rows.js';
 import type { PairedComparison } from '../compare/paired-comparison.js';
 import { renderComparisonMarkdown } from '../compare/render-comparison-markdown.js';
 
@@ -82,6 +83,16 @@ export function renderMarkdownReport(model: ReportModel, options: { maxFailedRow
     }
     if (failed.length > maxFailedRows) lines.push(`| … ${failed.length - maxFailedRows} more | | | |`);
     lines.push('', '</details>', '');
+  }
+  const suspicions = suspicionLines(model, maxFailedRows);
+  if (suspicions.total > 0) {
+    // Open, not folded: a pass a scanner flagged is what a reviewer must not miss.
+    lines.push(`### Suspicions (${suspicions.total} in ${suspicions.rows} attempt${suspicions.rows === 1 ? '' : 's'}; scanners flag, they do not prove)`, '', '| Task | Model | Result | Suspicion |', '|---|---|---|---|');
+    for (const { row, text } of suspicions.lines) {
+      lines.push(`| ${cell(row.taskId)} | ${cell(row.model ?? row.variant ?? '')} | ${row.passed ? 'passed' : cell(row.failureReason ?? 'failed')} | ${cell(text.slice(0, 300))} |`);
+    }
+    if (suspicions.total > suspicions.lines.length) lines.push(`| … ${suspicions.total - suspicions.lines.length} more | | | |`);
+    lines.push('');
   }
   if (model.problems.length > 0) {
     lines.push(`<details><summary>${model.problems.length} unreadable line(s) or file(s) skipped</summary>`, '');

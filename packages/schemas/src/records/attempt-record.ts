@@ -3,6 +3,7 @@ import { IsoTimestampSchema, NonNegativeIntegerSchema, PositiveIntegerSchema } f
 import { FailureReasonSchema } from './failure-reason.js';
 import { StopReasonSchema } from './stop-reason.js';
 import { FailureClassSchema } from './failure-class.js';
+import { SuspicionSchema } from './suspicion.js';
 
 /** Version of the AttemptRecord layout; bumped on any change readers must know about (see README). */
 export const ATTEMPT_RECORD_SCHEMA_VERSION = '0.1.0';
@@ -147,5 +148,12 @@ export const AttemptRecordSchema = v.object({
   not_started: v.optional(v.object({ reason: v.string(), message: v.string() })),
   /** `ab run`: what the run knew of the task's validity (ab validate-suite, or --validate-baseline); absent in older records. */
   task_validity: v.optional(TaskValidityNoteSchema),
+  /**
+   * An agent attempt's changes as the scanners read them (built-in rules and plugins): each rule
+   * broken, with the file, the line and a sentence. Empty: scanned, nothing found; absent: not
+   * scanned (baselines, run-task, records from before scanners). A suspicion fails the attempt
+   * (SUSPECTED_TAMPERING) only with `--fail-on-suspicion` or the task's `evaluation.fail_on_suspicion`.
+   */
+  suspicions: v.optional(v.array(SuspicionSchema)),
 });
 export type AttemptRecord = v.InferOutput<typeof AttemptRecordSchema>;

@@ -21,6 +21,8 @@ export const FAILURE_REASONS = [
   'INTERNAL_ERROR',
   'INTERRUPTED',
   'UNKNOWN',
+  // Appended: the values above keep their order (they are written to disk and counted in this order).
+  'SUSPECTED_TAMPERING',
 ] as const;
 
 export const FailureReasonSchema = v.picklist(FAILURE_REASONS);

@@ -34,6 +34,10 @@ export const RunPlanSchema = v.object({
   runtime: v.optional(v.nullable(v.string())),
   /** Attempts of tasks whose baseline was not shown to fail count in pass rates (`--include-unvalidated`). Absent: false. */
   include_unvalidated: v.optional(v.boolean()),
+  /** `--fail-on-suspicion`: a flagged attempt fails as SUSPECTED_TAMPERING. Absent in runs written before it (false). */
+  fail_on_suspicion: v.optional(v.boolean()),
+  /** `--scanner` references (plugin paths or package names), loaded again on resume. Absent in runs written before it (none). */
+  scanners: v.optional(v.array(v.string())),
   harness_version: v.string(),
 });
 export type RunPlan = v.InferOutput<typeof RunPlanSchema>;

@@ -101,6 +101,14 @@ export const TaskEvaluationSchema = v.strictObject({
     v.pipe(v.boolean(), v.description('When true, changes to protected paths are applied and do not fail the attempt (TESTS_TAMPERED).')),
     false,
   ),
+  fail_on_suspicion: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        'When true, an agent attempt whose changes the scanners flag (test-runner configuration, code that imports or patches pytest, os._exit, startup hook files, plugin rules) fails as SUSPECTED_TAMPERING, as with --fail-on-suspicion. Default false: suspicions are recorded and shown, the verdict stands.',
+      ),
+    ),
+  ),
 });
 export type TaskEvaluation = v.InferOutput<typeof TaskEvaluationSchema>;
 

@@ -49,7 +49,7 @@ describe('failureClassOf', () => {
     for (const reason of ['SETUP_FAILED', 'BASELINE_NOT_FAILING', 'BASELINE_MISMATCH', 'BASELINE_FLAKY', 'GIT_CLONE_FAILED', 'GIT_CHECKOUT_FAILED'] as const) {
       expect(failureClassOf(reason, { stage: 'setup' })).toBe('task');
     }
-    for (const reason of ['TESTS_FAILED', 'AGENT_GAVE_UP', 'TIMEOUT', 'TOOL_ERROR', 'TESTS_TAMPERED'] as const) {
+    for (const reason of ['TESTS_FAILED', 'AGENT_GAVE_UP', 'TIMEOUT', 'TOOL_ERROR', 'TESTS_TAMPERED', 'SUSPECTED_TAMPERING'] as const) {
       expect(failureClassOf(reason, { stage: 'agent_run' })).toBe('agent');
     }
     expect(failureClassOf('NO_TESTS_COLLECTED', { stage: 'baseline_run' })).toBe('task');

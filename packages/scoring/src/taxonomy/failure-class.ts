@@ -51,6 +51,8 @@ const FIXED_CLASSES = {
   TOOL_ERROR: 'agent',
   TESTS_FAILED: 'agent',
   TESTS_TAMPERED: 'agent',
+  // A scanner flagged the agent's own diff (or trajectory): the agent's, whatever else failed.
+  SUSPECTED_TAMPERING: 'agent',
   AGENT_GAVE_UP: 'agent',
   UNKNOWN: 'agent',
 } as const satisfies Partial<Record<FailureReason, FailureClass>>;

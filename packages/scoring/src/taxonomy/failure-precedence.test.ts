@@ -35,6 +35,12 @@ describe('pickFailureReason', () => {
     expect(pickFailureReason(['AGENT_GAVE_UP', 'TESTS_FAILED'])).toBe('AGENT_GAVE_UP');
   });
 
+  it('ranks SUSPECTED_TAMPERING after TESTS_TAMPERED and before what the budgets and tests say', () => {
+    expect(pickFailureReason(['TESTS_FAILED', 'SUSPECTED_TAMPERING', 'TIMEOUT', 'AGENT_GAVE_UP'])).toBe('SUSPECTED_TAMPERING');
+    expect(pickFailureReason(['SUSPECTED_TAMPERING', 'TESTS_TAMPERED'])).toBe('TESTS_TAMPERED');
+    expect(pickFailureReason(['SUSPECTED_TAMPERING', 'TOOL_ERROR'])).toBe('TOOL_ERROR');
+  });
+
   it('prefers LLM_ERROR over TIMEOUT', () => {
     expect(pickFailureReason(['TIMEOUT', 'LLM_ERROR'])).toBe('LLM_ERROR');
   });

@@ -11,7 +11,10 @@ import { ScoringError } from '../errors/scoring-error.js';
  * stage only ran on what the earlier one left behind. Within the agent stage, failures of
  * the provider and the tools (not the agent's fault) come before budget exhaustion, and
  * budget exhaustion before the plain "tests still fail" verdict. A diff that changed the task's
- * tests (TESTS_TAMPERED) outranks what the agent's budgets and tests say. UNKNOWN is the catch-all.
+ * tests (TESTS_TAMPERED) outranks what the agent's budgets and tests say; a diff a scanner flags
+ * (SUSPECTED_TAMPERING, only with --fail-on-suspicion) comes right after it: a suspicion is weaker
+ * evidence than a proven change of the tests, and stronger than what tests it may have fooled say.
+ * UNKNOWN is the catch-all.
  */
 export const FAILURE_REASON_PRECEDENCE = [
   'INTERRUPTED',
@@ -28,6 +31,7 @@ export const FAILURE_REASON_PRECEDENCE = [
   'LLM_ERROR',
   'TOOL_ERROR',
   'TESTS_TAMPERED',
+  'SUSPECTED_TAMPERING',
   'TIMEOUT',
   'AGENT_GAVE_UP',
   'NO_TESTS_COLLECTED',

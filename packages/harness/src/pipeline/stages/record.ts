@@ -102,6 +102,7 @@ export function agentAttemptRecord(context: AttemptContext, agent: { variant: st
       ...(context.verdictMs === undefined ? {} : { final_test_ms: Math.round(context.verdictMs) }),
     },
     ...failureAttribution(context, failureReason),
+    ...(context.suspicions === undefined ? {} : { suspicions: context.suspicions }),
   };
 }
 

@@ -21,6 +21,7 @@ import {
 import { timestampForPath } from '@agentbench/schemas/internal';
 import type { SandboxPoolStats } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
+import { loadScanners, type Scanner } from '@agentbench/evaluators';
 import { DEFAULT_DOCKER_IMAGE, type EngineSet } from '@agentbench/sandbox';
 import { runAgentAttempt } from '../../agent-attempt/run-agent-attempt.js';
 import { createDockerSandbox, withRuntime, type SandboxFactory } from '../../attempt/sandbox-factory.js';
@@ -138,6 +139,10 @@ export interface AgentRunOptions {
   runtime?: string;
   /** Tries after the first for an attempt that failed on infrastructure. Default 2. */
   retries?: number;
+  /** A scanner's suspicion fails the attempt as SUSPECTED_TAMPERING (`--fail-on-suspicion`), part of the plan. Default false (each task's `evaluation.fail_on_suspicion`). */
+  failOnSuspicion?: boolean;
+  /** Plugins whose scanners read each attempt's changes beside the built-in rules (`--scanner`: paths or package names, resolved from the working directory), part of the plan. */
+  scanners?: readonly string[];
   /** Wait before the second try; doubled each further try (capped at a minute). Default 2000 ms. */
   retryBackoffMs?: number;
   /** The run folder. Default `artifacts/runs/<timestamp>`. Refused when it holds a run already (resume it instead). */
@@ -251,6 +256,8 @@ async function planOf(options: AgentRunOptions, tasks: readonly LoadedTask[], re
     skip_baseline: options.skipBaseline ?? recorded?.skip_baseline ?? true,
     include_unvalidated: options.includeUnvalidated ?? recorded?.include_unvalidated ?? false,
     runtime: options.runtime ?? recorded?.runtime ?? null,
+    fail_on_suspicion: options.failOnSuspicion ?? recorded?.fail_on_suspicion ?? false,
+    scanners: options.scanners === undefined ? (recorded?.scanners ?? []) : [...options.scanners],
     harness_version: HARNESS_VERSION,
   };
 }
@@ -306,6 +313,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   // Attempts that could never start are refused before anything is written (a caller's own attempt function knows its agent).
   if (options.runAttempt === undefined) await assertPlanCanStart(plan.variant, tasks);
   const knownValidity = await readKnownValidity(path.resolve(options.validityRunsDir ?? path.join('artifacts', 'runs')), tasks);
+  // Loaded before the run folder exists: a scanner plugin that cannot load stops the run with nothing written.
+  const scanners = await loadScanners(plan.scanners ?? []);
   if (options.engines !== undefined && options.createSandbox !== undefined) {
     throw new ConfigurationError('engines', 'cannot be given with createSandbox: the engines list makes the sandboxes');
   }
@@ -382,7 +391,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       appending = appended.catch(() => undefined);
       return appended;
     };
-    const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan));
+    const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan, scanners));
     // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
     sandboxPool = plan.runtime === null || plan.runtime === undefined ? await agentRunSandboxPool(options, { runDir, runId: runRecord.run_id, concurrency }) : undefined;
     const placer = engineSet === undefined ? undefined : engineSandboxFactory(engineSet);
@@ -562,7 +571,7 @@ async function finishRunJson(runFile: string, attemptsFile: string, writeFailure
 }
 
 /** The default try: the agent attempt pipeline, sharing one mirror map and repository cache across the run. */
-async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan): Promise<AttemptTryFunction> {
+async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan, scanners: readonly Scanner[]): Promise<AttemptTryFunction> {
   const mirrors = options.mirrors ?? (await loadMirrorMap());
   const cache = options.cache ?? new RepoCache();
   return async ({ attempt, tryDir, createSandbox, completeRecord, signal }) => {
@@ -580,6 +589,8 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan): Promi
       completeRecord,
       signal,
       ...(plan.max_steps === null ? {} : { maxSteps: plan.max_steps }),
+      scanners,
+      ...(plan.fail_on_suspicion === true ? { failOnSuspicion: true } : {}),
     });
     // A try the run folder could not hold is no observation: the run stops (a resume runs it again).
     if (result.writeFailure !== undefined) throw result.writeFailure;

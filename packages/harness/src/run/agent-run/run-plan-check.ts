@@ -25,6 +25,9 @@ function comparedFields(plan: RunPlan): Array<[string, unknown]> {
     ['skip_baseline', plan.skip_baseline],
     ['include_unvalidated', plan.include_unvalidated ?? false],
     ['runtime', plan.runtime ?? DEFAULT_PLAN_RUNTIME],
+    // Runs from before scanners were planned had neither: read as off and none.
+    ['fail_on_suspicion', plan.fail_on_suspicion ?? false],
+    ['scanners', plan.scanners ?? []],
   ];
 }
 

@@ -1,0 +1,3 @@
+import { describeSuspicionProbes } from './suspicion-probes.js';
+
+describeSuspicionProbes('bwrap', 'suspicions.probe.bwrap.test.ts', { withPassThrough: false });

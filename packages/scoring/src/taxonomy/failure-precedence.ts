@@ -11,7 +11,9 @@ import { ScoringError } from '../errors/scoring-error.js';
  * stage only ran on what the earlier one left behind. Within the agent stage, failures of
  * the provider and the tools (not the agent's fault) come before budget exhaustion, and
  * budget exhaustion before the plain "tests still fail" verdict. A diff that changed the task's
- * tests (TESTS_TAMPERED) outranks what the agent's budgets and tests say. UNKNOWN is the catch-all.
+ * tests (TESTS_TAMPERED) outranks what the agent's budgets and tests say. A test report that is
+ * missing or does not name a required test (TESTS_NOT_REPORTED) says less than no tests at all
+ * and more than a named test failing. UNKNOWN is the catch-all.
  */
 export const FAILURE_REASON_PRECEDENCE = [
   'INTERRUPTED',
@@ -31,6 +33,7 @@ export const FAILURE_REASON_PRECEDENCE = [
   'TIMEOUT',
   'AGENT_GAVE_UP',
   'NO_TESTS_COLLECTED',
+  'TESTS_NOT_REPORTED',
   'TESTS_FAILED',
   'UNKNOWN',
 ] as const satisfies readonly FailureReason[];

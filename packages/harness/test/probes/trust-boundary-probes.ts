@@ -113,7 +113,7 @@ export function describeVerdictCheats(backend: ProbeBackend, fileName: string): 
     it.each(CHEATS.map((cheat) => [cheat.name, cheat]))('fails an agent that %s', async (_name, cheat) => {
       const { record, loop } = await scriptedAttempt(context, backend, cheat.name.replaceAll(' ', '-').replace(/[^a-z0-9-]/gi, ''), [...cheat.steps, run(TEST_COMMAND)]);
       // The cheat works in the agent's own sandbox: its test runs pass there.
-      expect(loop?.passed).toBe(true);
+      expect(loop?.passed, `${record.result.failure_reason}: ${record.failure_cause ?? ''}`).toBe(true);
       expect(record.result.passed).toBe(false);
       expect(record.result.failure_reason).toBe(cheat.expected);
     }, 180_000);

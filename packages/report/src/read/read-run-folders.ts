@@ -224,6 +224,8 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
   const retried = (plan.earlierTries ?? []).map((earlier) => ({ try: earlier.try ?? 1, failureReason: earlier.result.failure_reason ?? null, failureClass: earlier.failure_class ?? null }));
   for (const earlier of retried) detail.notes.push(`try ${earlier.try}: ${earlier.failureReason ?? 'failed'} (${earlier.failureClass ?? 'unclassified'}), retried`);
   const failureReason = record.result.passed ? null : (record.result.failure_reason ?? null);
+  const verdictBasis = record.result.verdict_basis;
+  if (verdictBasis === 'exit_code') detail.notes.push(WEAKER_VERDICT_NOTE);
   return {
     id,
     sourceId,
@@ -236,6 +238,7 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     passed: record.result.passed,
     ...(record.errored === true ? { isErroredNotCounted: true } : {}),
     failureReason,
+    ...(verdictBasis === undefined ? {} : { verdictBasis }),
     stopReason: record.result.stop_reason ?? null,
     durationSec: record.duration_sec,
     steps: record.metrics?.steps ?? null,
@@ -249,6 +252,9 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     detail,
   };
 }
+
+/** The note of an attempt whose verdict is the test command's exit code. */
+export const WEAKER_VERDICT_NOTE = 'verdict from the exit code only: the task names no tests (validation.expected_failing_tests), so a test process that exits 0 passes (a weaker verdict)';
 
 function uniqueLabels(sources: ReportSource[]): void {
   const counts = new Map<string, number>();

@@ -3,6 +3,7 @@ import { formatReadProblem } from '../model/report-model.js';
 import { summarizeReport, type GroupSummary } from '../summary/summarize-report.js';
 import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
 import { resultWording } from './result-wording.js';
+import { describeWeakerVerdicts } from './weaker-verdicts.js';
 import type { PairedComparison } from '../compare/paired-comparison.js';
 import { renderComparisonMarkdown } from '../compare/render-comparison-markdown.js';
 
@@ -41,6 +42,8 @@ export function renderMarkdownReport(model: ReportModel, options: { maxFailedRow
       ` · ${model.sources.length} run folder${model.sources.length === 1 ? '' : 's'}: ${model.sources.map((source) => `\`${source.label}\``).join(', ')}`,
     '',
   ];
+  const weaker = describeWeakerVerdicts(model);
+  if (weaker !== undefined) lines.push(`> ⚠️ ${weaker}`, '');
   if (summary.byModel.length > 0) lines.push(...groupTable('Model', summary.byModel), '');
   if (summary.bySource.length > 1) lines.push(...groupTable('Run folder', summary.bySource), '');
   if (summary.failureReasons.length > 0) {

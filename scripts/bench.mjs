@@ -17,6 +17,7 @@ const benches = [
   'packages/harness/bench/snapshots.bench.mjs',
   'packages/harness/bench/run-scale.bench.mjs',
   'packages/harness/bench/suite-pool.bench.mjs',
+  'packages/harness/bench/test-report.bench.mjs',
   'packages/scenario-runner/bench/scenario.bench.mjs',
   'packages/report/bench/report-scale.bench.mjs',
   'apps/cli/bench/bad-inputs.bench.mjs',

@@ -11,7 +11,7 @@ import { createGitRepository } from './helpers/git-repository.js';
 const skipReason = dockerSkipReason('junit-results.docker.test.ts');
 
 // A test runner that is not pytest, as a task's repository would bring one: it writes JUnit XML
-// and exits 0 whatever its checks say, so only the report can fail an attempt.
+// and exits 1 when a check fails.
 const RUN_CHECKS = `import os, sys
 import xml.etree.ElementTree as ET
 sys.path.insert(0, ".")
@@ -29,6 +29,7 @@ for name, check in CHECKS.items():
         ET.SubElement(case, "failure", message="check failed")
 os.makedirs("reports", exist_ok=True)
 ET.ElementTree(suite).write("reports/junit.xml")
+sys.exit(1 if suite.find("testcase/failure") is not None else 0)
 `;
 
 const taskYaml = (commit: string): string => `task_spec_version: "1.0"
@@ -72,16 +73,17 @@ describe.skipIf(skipReason !== undefined)('evaluation.results: a JUnit report of
     await writeFile(scriptFile, JSON.stringify([{ tool: 'run', args: { command, timeout_sec: 60 } }]));
     const result = await runAgentAttempt({ task, variant: 'scripted', scriptFile, skipBaseline: true, mirrors: [], outDir: path.join(scratch, name) });
     runIds.push(result.record.run_id);
-    return result.record;
+    return { record: result.record, verdict: result.verdict };
   }
 
   it('passes the fix: both named checks pass in the report', async () => {
-    const record = await attemptWriting('fixed', 'left + right');
-    expect(record.result).toMatchObject({ passed: true, failure_reason: null, verdict_basis: 'named_tests' });
+    const { record, verdict } = await attemptWriting('fixed', 'left + right');
+    expect(record.result, verdict?.message).toMatchObject({ passed: true, failure_reason: null, verdict_basis: 'named_tests' });
   }, 180_000);
 
-  it('fails a change that breaks the PASS_TO_PASS check, though the runner exits 0', async () => {
-    const record = await attemptWriting('breaks-zero', '5');
-    expect(record.result).toMatchObject({ passed: false, exit_code: 0, failure_reason: 'TESTS_FAILED', verdict_basis: 'named_tests' });
+  it('fails a change that makes the FAIL_TO_PASS check pass but breaks the PASS_TO_PASS one', async () => {
+    const { record, verdict } = await attemptWriting('breaks-zero', '5');
+    expect(record.result).toMatchObject({ passed: false, verdict_basis: 'named_tests' });
+    expect(verdict).toMatchObject({ failureReason: 'TESTS_FAILED', message: expect.stringContaining('checks::adds_zero (failed)') });
   }, 180_000);
 });

@@ -9,7 +9,7 @@
 // Prints PASS/FAIL against the targets and always exits 0 (timings vary by machine).
 //
 //   node packages/harness/bench/test-report.bench.mjs
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,7 @@ try {
   const started = performance.now();
   const { record } = await runAgentAttempt({ task, variant: 'scripted', skipBaseline: true, mirrors: [], outDir: path.join(scratch, 'attempt') });
   const attemptMs = performance.now() - started;
+  mkdirSync(path.join(scratch, 'workspace'));
   const sandbox = await sandboxFactoryFor('docker')({ image: task.task.environment.docker_image, workdir: '/workspace', mountWorkspace: path.join(scratch, 'workspace'), labels: { runId, taskId: 'bench' } });
   try {
     const file = '/workspace/.agentbench/test-report-bench.xml';

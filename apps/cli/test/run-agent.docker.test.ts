@@ -26,7 +26,7 @@ describe.skipIf(skipReason !== undefined)('ab run-agent in real Docker, with the
     const out = path.join(scratch.path, 'scripted');
     const run = await runCli(['run-agent', '--task', toyTask, '--variant', 'scripted', '--out', out]);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^toy_fail_pytest: PASSED \(scripted\) in .*, 4 steps: the tests pass/);
+    expect(run.stdout).toMatch(/^toy_fail_pytest: PASSED \(scripted\) in .*, 4 steps: the 2 FAIL_TO_PASS tests pass and no PASS_TO_PASS test fails/);
     const runDir = /^artifacts: (.+)$/m.exec(run.stdout)?.[1] ?? '';
     expect(path.dirname(runDir)).toBe(path.join(out, 'agent_runs', 'toy_fail_pytest'));
     expect(run.stderr).toContain('toy_fail_pytest: baseline');

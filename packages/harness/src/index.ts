@@ -49,6 +49,8 @@ export { replayAgentAttempt, type ReplayAgentAttemptOptions, type ReplayAgentAtt
 export { formatAttemptComparison, type AttemptComparison } from './agent-attempt/compare-attempt-trajectories.js';
 export { FinalVerdict, type FinalVerdictOptions, type VerdictInput, type VerdictOutcome } from './verdict/final-verdict.js';
 export { protectedPathspecs } from './verdict/protected-pathspecs.js';
+// Reads a JUnit XML report as the verdict does (the same limits), for embedders and the benchmark.
+export { parseJunitReport, UnreadableTestReport, MAX_TEST_REPORT_BYTES, type TestReport, type TestOutcome } from './test-report/junit-report.js';
 export { WorkTreeSnapshots, SNAPSHOT_MAX_FILE_BYTES, type ChangedPath, type WorkTreeSnapshot, type WorkTreeSnapshotsOptions } from './git/work-tree-snapshots.js';
 
 // Runs and artifacts

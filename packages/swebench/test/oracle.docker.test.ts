@@ -102,9 +102,12 @@ describe.skipIf(skip !== undefined)('an imported SWE-bench task in real Docker',
 
   it('passes with the oracle agent, which applies the gold patch', async () => {
     const loaded = await loadTask(path.join(scratch, 'tasks', 'swe-mini', 'acme__calc-1', 'task.yaml'));
+    // Both lists come from the record: the verdict is the named tests in the harness's report.
+    expect(loaded.task.validation?.expected_failing_tests).toEqual(['tests/test_calc.py::test_add', 'tests/test_calc.py::test_add_labels[a b]', "tests/test_calc.py::test_add_labels[it's [x]]"]);
+    expect(loaded.task.evaluation?.pass_to_pass).toEqual(['tests/test_calc.py::test_zero']);
     const { record, runDir } = await runAgentAttempt({ task: loaded, mirrors, agent: await createOracleAgent({ task: loaded }), variant: 'oracle', skipBaseline: true, outDir: path.join(scratch, 'artifacts') });
     runIds.push(record.run_id);
-    expect(record.result).toMatchObject({ passed: true, failure_reason: null, stop_reason: 'SUCCESS' });
+    expect(record.result).toMatchObject({ passed: true, failure_reason: null, stop_reason: 'SUCCESS', verdict_basis: 'named_tests' });
     expect(record.variant).toBe('oracle');
     const events = (await readFile(path.join(runDir, 'events.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { event_type: string; payload: Record<string, unknown> });
     // The first test run (before the patch) fails; the one after the gold patch passes.

@@ -52,7 +52,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
       .option('oracle-runs', {
         type: 'number',
         describe:
-          "Also check each task N times: apply its reference patch (gold.patch beside task.yaml) N times, which must pass every time, and rerun the baseline N times, which must fail every time. Tasks that do not (oracle-does-not-apply, oracle-flaky, oracle-fails, baseline-flaky, baseline-passes, no-oracle, errored) are flagged and the command exits 1; validity.json holds the verdicts",
+          "Also check each task N times: apply its reference patch (gold.patch beside task.yaml) N times, which must pass every time, and rerun the baseline N times, which must fail every time. Tasks that do not (oracle-does-not-apply, oracle-flaky, oracle-fails, baseline-flaky, baseline-passes, setup-failed, baseline-timeout, no-oracle, errored) are flagged and the command exits 1; validity.json holds the verdicts",
       })
       .example('$0 validate-suite custom-dev', 'Validate the bundled toy suite')
       .example('$0 validate-suite custom-dev --oracle-runs 3', 'Also check that every reference patch passes 3 times out of 3 and every baseline fails 3 times out of 3')

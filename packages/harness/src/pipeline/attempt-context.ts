@@ -77,6 +77,11 @@ export class AttemptContext {
   /** Failing test ids parsed from the (first) test run. */
   failingTests: string[] = [];
   mismatches: BaselineMismatch[] = [];
+  /**
+   * Report keys of the tests that passed in the baseline's report (a task with named tests and a
+   * report): a baseline attempt's, or the one an agent attempt's baseline gate ran.
+   */
+  baselinePassingKeys: string[] | undefined;
   /** An agent attempt's baseline validation (not attempted until its stage runs). */
   baseline: BaselineValidationResult = { attempted: false, failed_as_expected: false, exit_code: null, failure_reason: null };
   /** The agent loop's result, once the agent ran. */
@@ -169,12 +174,13 @@ export class AttemptContext {
   }
 
   /** Runs a command of the harness's own (tests, probes) in the repository; an abort ends the attempt as interrupted. */
-  async exec(sandbox: Sandbox, command: string, logName: string, outputCapBytes?: number): Promise<ExecResult> {
+  async exec(sandbox: Sandbox, command: string | string[], logName: string, outputCapBytes?: number, env?: Record<string, string>): Promise<ExecResult> {
     const result = await sandbox.exec(command, {
       cwd: 'repo',
       timeoutSec: this.task.environment.timeout_sec,
       logName,
       ...(outputCapBytes === undefined ? {} : { outputCapBytes }),
+      ...(env === undefined ? {} : { env }),
       ...(this.signal === undefined ? {} : { signal: this.signal }),
     });
     if (result.logPath !== undefined) this.artifact(`${logName}_log`, result.logPath);

@@ -27,6 +27,8 @@ export interface AttemptOutcome {
   mismatches: BaselineMismatch[];
   /** Failing test ids parsed from the (first) test run. */
   failingTests: string[];
+  /** A baseline with named tests and a report: the report keys of the tests that passed (PASS_TO_PASS when the task names none). */
+  passingTestKeys?: string[];
   /** Each setup command as written and as run (after pip normalisation). */
   setupCommands: Array<{ written: string; run: string }>;
   commitSha?: string;

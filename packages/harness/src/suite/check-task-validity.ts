@@ -60,6 +60,8 @@ export async function checkTaskValidity(loaded: LoadedTask, options: CheckTaskVa
   let oracleRuns = 0;
   let oracleNotApplied = 0;
   let erroredRuns = 0;
+  let baselineSetupFailures = 0;
+  let baselineTimeouts = 0;
   let hasOracle = true;
   const shared = {
     mirrors: options.mirrors,
@@ -85,7 +87,12 @@ export async function checkTaskValidity(loaded: LoadedTask, options: CheckTaskVa
     runFolders.push(relativeToRun(options.runDir, runFolder));
     if (isUnjudged(outcome.record)) erroredRuns += 1;
     else if (outcome.record.result.failure_reason === null) baselineFailures += 1;
-    else reasons.push(`baseline ${run}: ${outcome.record.result.failure_reason}`);
+    else {
+      const reason = outcome.record.result.failure_reason;
+      if (reason === 'SETUP_FAILED' || reason === 'SETUP_TIMEOUT') baselineSetupFailures += 1;
+      if (reason === 'TIMEOUT') baselineTimeouts += 1;
+      reasons.push(`baseline ${run}: ${reason}`);
+    }
   }
 
   for (let run = 1; run <= options.runs; run += 1) {
@@ -116,7 +123,7 @@ export async function checkTaskValidity(loaded: LoadedTask, options: CheckTaskVa
     }
   }
 
-  const counts = { runs: options.runs, hasOracle, oraclePasses, oracleNotApplied, baselineFailures, erroredRuns };
+  const counts = { runs: options.runs, hasOracle, oraclePasses, oracleNotApplied, baselineFailures, erroredRuns, baselineSetupFailures, baselineTimeouts };
   const verdict = taskValidityVerdict(counts);
   const validity: TaskValidity = {
     task_id: taskId,

@@ -14,7 +14,7 @@ function loop(patchCount: number, message: string): AgentLoopResult {
 }
 
 function verdict(failureReason: FailureReason | null): VerdictOutcome {
-  return { failureReason, passed: failureReason === null, exitCode: failureReason === null ? 0 : 1, message: '', tamperedPaths: [], artifacts: {} };
+  return { failureReason, passed: failureReason === null, exitCode: failureReason === null ? 0 : 1, message: '', basis: 'exit_code', tamperedPaths: [], artifacts: {} };
 }
 
 describe('oracleRunOutcome', () => {

@@ -26,6 +26,10 @@ describe('taskValidityVerdict', () => {
   it('flags a baseline that does not fail every time', () => {
     expect(taskValidityVerdict(counts({ baselineFailures: 1 }))).toBe('baseline_flaky');
     expect(taskValidityVerdict(counts({ baselineFailures: 0 }))).toBe('baseline_passes');
+    expect(taskValidityVerdict(counts({ baselineFailures: 0, baselineSetupFailures: 2 }))).toBe('setup_failed');
+    expect(taskValidityVerdict(counts({ baselineFailures: 0, baselineTimeouts: 1 }))).toBe('baseline_timeout');
+    expect(taskValidityVerdict(counts({ baselineFailures: 0, baselineSetupFailures: 1, baselineTimeouts: 1 }))).toBe('setup_failed');
+    expect(taskValidityVerdict(counts({ baselineFailures: 1, baselineTimeouts: 1 }))).toBe('baseline_flaky');
   });
 
   it('names the baseline before the oracle when both are wrong', () => {

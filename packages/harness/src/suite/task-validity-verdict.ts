@@ -12,14 +12,19 @@ export interface ValidityCounts {
   baselineFailures: number;
   /** Runs of either kind that could not be judged (infrastructure, interruption). */
   erroredRuns: number;
+  /** Baseline runs whose setup failed or timed out (SETUP_FAILED, SETUP_TIMEOUT). */
+  baselineSetupFailures?: number;
+  /** Baseline runs whose test command timed out (TIMEOUT). */
+  baselineTimeouts?: number;
 }
 
 /**
  * The validity verdict of a task from its counts. Order (first that applies wins, so the verdict
  * names the most basic problem): a run that could not be judged makes the task `errored` (no
  * claim either way; an infrastructure failure is not the task's); then the baseline, since a
- * task whose tests pass before any change is broken whatever its oracle does: `baseline_passes`
- * (never failed as expected), `baseline_flaky` (sometimes); then `no_oracle` (nothing shows the
+ * task whose tests pass before any change is broken whatever its oracle does: never failed as
+ * expected is `setup_failed` (setup failed in some run), `baseline_timeout` (the tests timed out
+ * in some run), else `baseline_passes`; `baseline_flaky` (failed as expected sometimes); then `no_oracle` (nothing shows the
  * task solvable); then `oracle_does_not_apply` (the patch did not apply in some run: it was never
  * tried, and the fix is a new patch, not a look at the tests); then `oracle_fails` (never passed),
  * `oracle_flaky` (sometimes); else `valid`.
@@ -28,7 +33,12 @@ export function taskValidityVerdict(counts: ValidityCounts): TaskValidityVerdict
   const { runs, hasOracle, oraclePasses, baselineFailures, erroredRuns } = counts;
   if (runs < 1) return 'not_checked';
   if (erroredRuns > 0) return 'errored';
-  if (baselineFailures === 0) return 'baseline_passes';
+  if (baselineFailures === 0) {
+    // Name what happened: a baseline that never ran its tests to the end did not pass either.
+    if ((counts.baselineSetupFailures ?? 0) > 0) return 'setup_failed';
+    if ((counts.baselineTimeouts ?? 0) > 0) return 'baseline_timeout';
+    return 'baseline_passes';
+  }
   if (baselineFailures < runs) return 'baseline_flaky';
   if (!hasOracle) return 'no_oracle';
   if ((counts.oracleNotApplied ?? 0) > 0) return 'oracle_does_not_apply';
@@ -45,6 +55,8 @@ const VERDICT_MESSAGES: Record<TaskValidityVerdict, string> = {
   oracle_flaky: 'the reference patch passed in some runs only',
   baseline_passes: 'the baseline never failed as the task expects',
   baseline_flaky: 'the baseline failed as expected in some runs only',
+  setup_failed: "the task's setup failed (or timed out) before its tests could run",
+  baseline_timeout: 'the baseline never failed as the task expects: its tests timed out',
   errored: 'some runs could not be judged (infrastructure or interruption): run again',
   not_checked: 'no validity runs',
 };

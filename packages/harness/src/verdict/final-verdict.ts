@@ -1,13 +1,18 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
-import type { FailureReason, LoadedTask } from '@agentbench/schemas';
+import type { ExecOptions, ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
+import type { FailureReason, LoadedTask, VerdictBasis } from '@agentbench/schemas';
 import { failureReasonForStage } from '@agentbench/scoring';
 import type { MirrorRule } from '../git/mirror-map.js';
 import { prepareWorkspace } from '../git/prepare-workspace.js';
 import type { RepoCache } from '../git/repo-cache.js';
 import type { WorkTreeSnapshots } from '../git/work-tree-snapshots.js';
 import { runSetupCommands, type SetupCommandFailure } from '../setup/run-setup-commands.js';
+import { judgeNamedTests, type NamedTests } from '../test-report/judge-named-tests.js';
+import { UnreadableTestReport } from '../test-report/junit-report.js';
+import { readTestReport, removeTestReport, type ReportCommandRunner } from '../test-report/read-test-report.js';
+import { namedTestsOf, testReportSourceFor } from '../test-report/test-report-source.js';
 import { excludingPathspecs, protectedPathspecs } from './protected-pathspecs.js';
 
 export interface FinalVerdictOptions {
@@ -27,6 +32,8 @@ export interface VerdictInput {
   /** The agent's work tree right after setup, and when the agent stopped. */
   afterSetupTree: string;
   finalTree: string;
+  /** Report keys of the tests that passed in the baseline's report: PASS_TO_PASS when the task names none. */
+  baselinePassingKeys?: readonly string[];
 }
 
 export interface VerdictOutcome {
@@ -36,6 +43,8 @@ export interface VerdictOutcome {
   exitCode: number;
   message: string;
   tamperedPaths: string[];
+  /** `named_tests`: the task's named tests in the harness's report decided; `exit_code`: the test command's exit code did. */
+  basis: VerdictBasis;
   /** Files written (absolute): `agent.patch` (what was applied), `tampered.patch` (what was dropped), the test log. */
   artifacts: Record<string, string>;
 }
@@ -111,24 +120,48 @@ export class FinalVerdict {
 
     const prepared = await this.preparing;
     const sandbox = prepared.sandbox as Sandbox;
-    const finish = (outcome: Omit<VerdictOutcome, 'tamperedPaths' | 'artifacts'>): VerdictOutcome => ({ ...outcome, tamperedPaths, artifacts });
+    const source = testReportSourceFor(task, sandbox.workdir, prepared.repoPath, randomNonce());
+    const basis: VerdictBasis = source === undefined ? 'exit_code' : 'named_tests';
+    const finish = (outcome: Omit<VerdictOutcome, 'tamperedPaths' | 'artifacts' | 'basis'>): VerdictOutcome => ({ ...outcome, basis, tamperedPaths, artifacts });
     if (prepared.setupFailure !== undefined) {
       const { failureReason, message, exitCode } = prepared.setupFailure;
       return finish({ failureReason, passed: false, exitCode, message: `the fresh sandbox of the final test: ${message}` });
     }
     if (applied.length > 0) {
-      const apply = await this.exec(sandbox, ['git', '-c', 'core.hooksPath=/dev/null', 'apply', '--whitespace=nowarn', '-'], prepared.repoPath, 'verdict_apply', applied);
+      const apply = await this.exec(sandbox, ['git', '-c', 'core.hooksPath=/dev/null', 'apply', '--whitespace=nowarn', '-'], prepared.repoPath, 'verdict_apply', { stdin: applied });
       if (apply.exitCode !== 0) {
         const why = apply.exitCode === 127 ? 'the image has no git, which applies the diff' : (apply.stderr.trim().split('\n')[0] ?? `git apply exited with ${apply.exitCode}`);
         return finish({ failureReason: 'SETUP_FAILED', passed: false, exitCode: apply.exitCode, message: `the agent's diff does not apply to a fresh post-setup checkout (is setup reproducible?): ${why}` });
       }
     }
-    const result = await this.exec(sandbox, task.run.command, prepared.repoPath, 'final_test');
+    const runReportCommand: ReportCommandRunner = (argv, logName, outputCapBytes) => this.exec(sandbox, argv, prepared.repoPath, logName, outputCapBytes === undefined ? {} : { outputCapBytes });
+    if (source !== undefined) await removeTestReport(runReportCommand, source);
+    const result = await this.exec(sandbox, task.run.command, prepared.repoPath, 'final_test', source === undefined ? {} : { env: source.env });
     if (result.logPath !== undefined) artifacts['final_test_log'] = result.logPath;
-    const testReason = failureReasonForStage({ stage: 'final_test', exitCode: result.exitCode, timedOut: result.timedOut, ...(result.killedBy === undefined ? {} : { killedBy: result.killedBy }) });
-    const passed = testReason === null;
-    const testMessage = passed ? 'the tests pass' : result.timedOut ? `the tests timed out after ${task.environment.timeout_sec} s` : `the tests still fail (exit ${result.exitCode})`;
+    const exitReason = failureReasonForStage({ stage: 'final_test', exitCode: result.exitCode, timedOut: result.timedOut, ...(result.killedBy === undefined ? {} : { killedBy: result.killedBy }) });
     const where = 'in a fresh sandbox with the agent’s diff';
+    let testReason = exitReason;
+    let testMessage = exitReason === null ? 'the tests pass' : result.timedOut ? `the tests timed out after ${task.environment.timeout_sec} s` : `the tests still fail (exit ${result.exitCode})`;
+    // A run the sandbox ended (a timeout, a kill) keeps its reason; otherwise the named tests in the report decide, whatever the exit code says.
+    const isEndedBySandbox = result.timedOut || result.killedBy !== undefined;
+    if (source !== undefined && !isEndedBySandbox) {
+      const report = await readTestReport(runReportCommand, source);
+      if (report instanceof UnreadableTestReport) {
+        testReason = 'TESTS_NOT_REPORTED';
+        testMessage = `the tests did not report (exit ${result.exitCode}): ${report.reason}`;
+      } else {
+        const named = namedTestsOf(task);
+        const tests: NamedTests = {
+          style: source.style,
+          failToPass: named.failToPass,
+          ...(named.passToPass !== undefined ? { passToPass: { ids: named.passToPass } } : input.baselinePassingKeys !== undefined ? { passToPass: { keys: input.baselinePassingKeys } } : {}),
+        };
+        const judged = judgeNamedTests(report, tests);
+        testReason = judged.failureReason;
+        testMessage = judged.message;
+      }
+    }
+    const passed = testReason === null;
     if (tamperedPaths.length > 0 && !isTestChangeAllowed) {
       const shown = tamperedPaths.slice(0, 3).join(', ') + (tamperedPaths.length > 3 ? `, … (${tamperedPaths.length} paths)` : '');
       return finish({ failureReason: 'TESTS_TAMPERED', passed: false, exitCode: result.exitCode, message: `the agent changed protected test files (${shown}); without them ${testMessage} ${where}` });
@@ -136,13 +169,13 @@ export class FinalVerdict {
     return finish({ failureReason: testReason, passed, exitCode: result.exitCode, message: `${testMessage} ${where}` });
   }
 
-  private async exec(sandbox: Sandbox, command: string | string[], cwd: string, logName: string, stdin?: Uint8Array): Promise<ExecResult> {
+  private async exec(sandbox: Sandbox, command: string | string[], cwd: string, logName: string, extra: Pick<ExecOptions, 'stdin' | 'outputCapBytes' | 'env'> = {}): Promise<ExecResult> {
     const { task } = this.options.loaded;
     return sandbox.exec(command, {
       cwd,
       timeoutSec: task.environment.timeout_sec,
       logName,
-      ...(stdin === undefined ? {} : { stdin }),
+      ...extra,
       ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
     });
   }
@@ -153,4 +186,9 @@ export class FinalVerdict {
     await this.prepared?.sandbox?.dispose();
     await rm(path.join(this.options.verdictDir, 'workspace'), { recursive: true, force: true });
   }
+}
+
+/** A name no earlier run used, for the report file. */
+function randomNonce(): string {
+  return randomBytes(8).toString('hex');
 }

@@ -135,6 +135,11 @@ export interface ReportRow {
   suspicions?: Suspicion[];
   /** A FailureReason for attempts; `EVALUATIONS_FAILED` / `RUN_ERRORED` (or the error's FailureReason) for scenario runs. */
   failureReason: string | null;
+  /**
+   * What decided an agent attempt's verdict (the record's `verdict_basis`): `exit_code` is the weaker
+   * one (the task names no tests), marked in the reports. Absent for other rows and older records.
+   */
+  verdictBasis?: 'named_tests' | 'exit_code';
   stopReason: string | null;
   durationSec: number | null;
   steps: number | null;

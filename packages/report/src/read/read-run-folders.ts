@@ -230,6 +230,8 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
   if (validityNote !== undefined) detail.notes.push(validityNote);
   for (const suspicion of record.suspicions ?? []) detail.notes.push(`suspicion: ${formatSuspicion(suspicion)}`);
   const failureReason = record.result.passed ? null : (record.result.failure_reason ?? null);
+  const verdictBasis = record.result.verdict_basis;
+  if (verdictBasis === 'exit_code') detail.notes.push(WEAKER_VERDICT_NOTE);
   return {
     id,
     sourceId,
@@ -246,6 +248,7 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
       ? {}
       : { taskValidity: { status: record.task_validity.status, ...(record.task_validity.reason === undefined ? {} : { reason: record.task_validity.reason }), isCounted: record.task_validity.counted } }),
     failureReason,
+    ...(verdictBasis === undefined ? {} : { verdictBasis }),
     stopReason: record.result.stop_reason ?? null,
     durationSec: record.duration_sec,
     steps: record.metrics?.steps ?? null,
@@ -262,6 +265,9 @@ async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: Pre
     detail,
   };
 }
+
+/** The note of an attempt whose verdict is the test command's exit code. */
+export const WEAKER_VERDICT_NOTE = 'verdict from the exit code only: the task names no tests (validation.expected_failing_tests), so a test process that exits 0 passes (a weaker verdict)';
 
 function uniqueLabels(sources: ReportSource[]): void {
   const counts = new Map<string, number>();

@@ -12,6 +12,7 @@ import { escapeXml as escapeHtml } from './render-junit.js';
 import { isBaselineSource, resultWording, type ResultWording } from './result-wording.js';
 import { failureChart, passRateChart } from './svg-charts.js';
 import { suspicionLines } from './suspicion-rows.js';
+import { describeWeakerVerdicts } from './weaker-verdicts.js';
 import { renderValiditySection } from './render-validity-section.js';
 import { COMPARISON_STYLES, renderComparisonSection } from '../compare/render-comparison-html.js';
 import type { PairedComparison } from '../compare/paired-comparison.js';
@@ -57,6 +58,11 @@ export function compactRows(linkFor: (file: string) => string): (key: string, va
 }
 
 /** In a baseline run, one line saying what the figures count. */
+function weakerVerdictsNote(model: ReportModel): string {
+  const weaker = describeWeakerVerdicts(model);
+  return weaker === undefined ? '' : `<p class="note weaker-verdicts" data-testid="weaker-verdicts">⚠ ${escapeHtml(weaker)}</p>`;
+}
+
 function baselineNote(wording: ResultWording, overall: GroupSummary): string {
   if (!wording.isBaseline) return '';
   return `<p class="baseline-note" data-testid="baseline-note"><strong>${wording.headline(overall.passed, overall.attempts)}</strong>. A valid baseline is a task whose tests fail before any fix, as the task says; the rates below count valid baselines, not passed attempts.</p>`;
@@ -165,7 +171,7 @@ export function renderHtmlReport(model: ReportModel, options: HtmlReportOptions 
 <body>
 <header><h1>${escapeHtml(title)}</h1><div class="meta">Generated ${escapeHtml(model.generatedAt)} from ${model.sources.length} run folder(s): ${model.sources.map((source) => `<code title="${escapeHtml(source.dir)}">${escapeHtml(source.label)}</code>`).join(', ')}</div>${sandboxLines(model)}</header>
 <main>
-<section id="summary"><h2>Summary</h2><div class="cards">${card(wording.isBaseline ? 'Baseline validation of every task' : 'All attempts', summary.overall, 'overall-card')}</div>${baselineNote(wording, summary.overall)}</section>
+<section id="summary"><h2>Summary</h2><div class="cards">${card(wording.isBaseline ? 'Baseline validation of every task' : 'All attempts', summary.overall, 'overall-card')}</div>${baselineNote(wording, summary.overall)}${weakerVerdictsNote(model)}</section>
 <section id="charts"><h2>Charts</h2><div class="charts">${charts.join('')}</div></section>
 ${comparisonTable(model, summary)}
 ${pairedComparisonSection(options.pairedComparison)}

@@ -7,6 +7,7 @@ import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, forma
 import { resultWording } from './result-wording.js';
 import { formatAttemptCounts, taskValidityMark, taskValidityText } from '../summary/attempt-counts.js';
 import { suspicionLines } from './suspicion-rows.js';
+import { describeWeakerVerdicts } from './weaker-verdicts.js';
 import type { PairedComparison } from '../compare/paired-comparison.js';
 import { renderComparisonMarkdown } from '../compare/render-comparison-markdown.js';
 
@@ -50,6 +51,8 @@ export function renderMarkdownReport(model: ReportModel, options: { maxFailedRow
     return facts === '' ? [] : [`\`${source.label}\`: ${facts}`];
   });
   if (sandboxes.length > 0) lines.push(`Ran in: ${sandboxes.join(' · ')}`, '');
+  const weaker = describeWeakerVerdicts(model);
+  if (weaker !== undefined) lines.push(`> ⚠️ ${weaker}`, '');
   if (summary.byModel.length > 0) lines.push(...groupTable('Model', summary.byModel), '');
   if (overall.costUnknownModels.length > 0) lines.push(`Mean cost \`–\`: ${costUnknownText(overall.costUnknownModels)}.`, '');
   if (summary.bySource.length > 1) lines.push(...groupTable('Run folder', summary.bySource), '');

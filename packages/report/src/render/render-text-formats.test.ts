@@ -57,6 +57,14 @@ describe('renderMarkdownReport', () => {
     expect(markdown).toContain('| AGENT_GAVE_UP | 1 |');
     expect(markdown).toMatch(/\| toy_fail \| ✅ \| 1\/2 \|  \|/);
     expect(markdown).toContain('<summary>Failed attempts</summary>');
+    expect(markdown).not.toContain('weaker verdict');
+  });
+
+  it('marks attempts judged by the exit code only as weaker verdicts, naming their tasks', () => {
+    const marked: ReportModel = { ...model, rows: model.rows.map((row) => (row.kind === 'attempt' ? { ...row, verdictBasis: row.passed ? 'exit_code' : 'named_tests' } : row)) };
+    const count = marked.rows.filter((row) => row.verdictBasis === 'exit_code').length;
+    expect(count).toBeGreaterThan(0);
+    expect(renderMarkdownReport(marked)).toMatch(new RegExp(`> ⚠️ ${count} attempts? (was|were) judged by the test command's exit code only, a weaker verdict: .*toy_fail`));
   });
 });
 

@@ -60,6 +60,15 @@ describe('taskJsonSchema', () => {
     expect(schema.required).toEqual(['task_spec_version', 'id', 'suite', 'repo', 'environment', 'run']);
   });
 
+  it('lists the named-test fields of evaluation: pass_to_pass and results', () => {
+    const evaluation = schema.properties.evaluation.properties;
+    expect(evaluation.pass_to_pass).toMatchObject({ type: 'array', description: expect.stringMatching(/PASS_TO_PASS/) });
+    expect(evaluation.results).toMatchObject({ type: 'object', required: ['format', 'path'] });
+    const task = parse(validTaskYaml) as Schema;
+    expect(jsonSchemaErrors(schema, { ...task, evaluation: { pass_to_pass: ['t::a'], results: { format: 'junit', path: 'r.xml' } } })).toEqual([]);
+    expect(jsonSchemaErrors(schema, { ...task, evaluation: { results: { format: 'tap', path: 'r.xml' } } })).toHaveLength(1);
+  });
+
   it.skipIf(skipRealFiles)('accepts every real task file', () => {
     const files = ['custom-dev', 'swe-bench-lite-demo'].flatMap((suite) =>
       readdirSync(path.join(pythonTasksDir, suite)).map((task) => path.join(pythonTasksDir, suite, task, 'task.yaml')),

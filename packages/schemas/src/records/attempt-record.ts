@@ -18,6 +18,11 @@ export const BaselineValidationResultSchema = v.object({
 });
 export type BaselineValidationResult = v.InferOutput<typeof BaselineValidationResultSchema>;
 
+/** What decided an agent attempt's verdict (see `TaskResult.verdict_basis`). */
+export const VERDICT_BASES = ['named_tests', 'exit_code'] as const;
+export const VerdictBasisSchema = v.picklist(VERDICT_BASES);
+export type VerdictBasis = v.InferOutput<typeof VerdictBasisSchema>;
+
 export const TaskResultSchema = v.object({
   passed: v.boolean(),
   exit_code: IntegerSchema,
@@ -25,6 +30,12 @@ export const TaskResultSchema = v.object({
   stop_reason: v.nullish(StopReasonSchema),
   /** Protected paths (the task's tests) the agent's diff changed; they never reach the final test run. */
   tampered_paths: v.optional(v.array(v.string())),
+  /**
+   * What decided the verdict of an agent attempt: `named_tests` (the task's FAIL_TO_PASS and PASS_TO_PASS
+   * tests, read from a test report the harness owns) or `exit_code` (the task names no tests: the test
+   * command's exit code, a weaker verdict). Absent in older records and on attempts without a verdict.
+   */
+  verdict_basis: v.optional(VerdictBasisSchema),
 });
 export type TaskResult = v.InferOutput<typeof TaskResultSchema>;
 

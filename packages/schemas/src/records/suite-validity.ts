@@ -8,10 +8,24 @@ import { IsoTimestampSchema, NonNegativeIntegerSchema, PositiveIntegerSchema } f
  * - `oracle_does_not_apply`: the reference patch did not apply in some run (checked before `oracle_fails`);
  * - `oracle_fails` / `oracle_flaky`: the reference patch passed in no run / in some runs only;
  * - `baseline_passes` / `baseline_flaky`: the baseline failed as expected in no run / in some runs only;
+ * - `setup_failed` / `baseline_timeout`: the baseline failed as expected in no run, and setup failed (or timed
+ *   out) / the test command timed out in some: what happened, rather than `baseline_passes`;
  * - `errored`: a run could not be judged (an infrastructure failure, an interruption): run it again;
  * - `not_checked`: no validity runs (a task finished before a resume without them).
  */
-export const TASK_VALIDITY_VERDICTS = ['valid', 'no_oracle', 'oracle_does_not_apply', 'oracle_fails', 'oracle_flaky', 'baseline_passes', 'baseline_flaky', 'errored', 'not_checked'] as const;
+export const TASK_VALIDITY_VERDICTS = [
+  'valid',
+  'no_oracle',
+  'oracle_does_not_apply',
+  'oracle_fails',
+  'oracle_flaky',
+  'baseline_passes',
+  'baseline_flaky',
+  'setup_failed',
+  'baseline_timeout',
+  'errored',
+  'not_checked',
+] as const;
 export const TaskValidityVerdictSchema = v.picklist(TASK_VALIDITY_VERDICTS);
 export type TaskValidityVerdict = v.InferOutput<typeof TaskValidityVerdictSchema>;
 

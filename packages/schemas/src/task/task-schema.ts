@@ -84,6 +84,17 @@ export type TaskValidation = v.InferOutput<typeof TaskValidationSchema>;
 /** The test files of a Python task, when `evaluation.protected_paths` does not name them. */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = ['tests/**', '**/test_*.py', '**/*_test.py', '**/conftest.py', 'pytest.ini', 'tox.ini', 'setup.cfg'];
 
+/** The test report of a runner other than pytest: JUnit XML written by the test command at `path`. */
+export const TaskResultsSchema = v.strictObject({
+  format: v.pipe(v.literal('junit'), v.description('The report format; only JUnit XML is read.')),
+  path: v.pipe(
+    NonEmptyStringSchema,
+    v.check((file) => !file.split('/').includes('..'), 'expected a path without `..`'),
+    v.description('The report file inside the sandbox: relative to the repository, or absolute.'),
+  ),
+});
+export type TaskResults = v.InferOutput<typeof TaskResultsSchema>;
+
 /**
  * How an agent attempt is judged: the final test runs in a fresh post-setup sandbox with the
  * agent's diff applied, minus the protected paths (the tests).
@@ -106,6 +117,22 @@ export const TaskEvaluationSchema = v.strictObject({
       v.boolean(),
       v.description(
         'When true, an agent attempt whose changes the scanners flag (test-runner configuration, code that imports or patches pytest, os._exit, startup hook files, plugin rules) fails as SUSPECTED_TAMPERING, as with --fail-on-suspicion. Default false: suspicions are recorded and shown, the verdict stands.',
+      ),
+    ),
+  ),
+  pass_to_pass: v.optional(
+    v.pipe(
+      v.array(NonEmptyStringSchema),
+      v.description(
+        'Test ids that must pass before and after the fix (PASS_TO_PASS), matched exactly against the test report (pytest node ids, parametrized ids included; for evaluation.results, `classname::name`). Absent: the tests that passed in the baseline\'s report. validation.expected_failing_tests is FAIL_TO_PASS.',
+      ),
+    ),
+  ),
+  results: v.optional(
+    v.pipe(
+      TaskResultsSchema,
+      v.description(
+        "Where the test command writes its JUnit XML report, for runners other than pytest (for pytest the harness writes its own). The harness removes the file before each run and reads each named test's outcome from it.",
       ),
     ),
   ),

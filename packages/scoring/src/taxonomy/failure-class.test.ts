@@ -56,6 +56,12 @@ describe('failureClassOf', () => {
     expect(failureClassOf('NO_TESTS_COLLECTED', { stage: 'final_test' })).toBe('agent');
   });
 
+  it('classes a missing test report as the task’s at the baseline and the agent’s after its diff', () => {
+    expect(failureClassOf('TESTS_NOT_REPORTED', { stage: 'baseline_run' })).toBe('task');
+    expect(failureClassOf('TESTS_NOT_REPORTED', { stage: 'baseline' })).toBe('task');
+    expect(failureClassOf('TESTS_NOT_REPORTED', { stage: 'final_test' })).toBe('agent');
+  });
+
   it('rejects a reason outside the taxonomy, naming the expected values', () => {
     expect(() => failureClassOf('BROKEN' as never)).toThrow(/expected one of SETUP_FAILED/);
   });

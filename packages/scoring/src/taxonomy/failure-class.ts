@@ -69,6 +69,8 @@ const ATTRIBUTED_CLASSES = {
   // After the agent ran, a setup failure is the agent's diff not applying in the verdict sandbox.
   SETUP_FAILED: { before: 'task', after: 'agent' },
   SETUP_TIMEOUT: { before: 'task', after: 'agent' },
+  // The harness's test report is missing or names no required test: at the baseline the task's runner, after the agent's diff the agent's.
+  TESTS_NOT_REPORTED: { before: 'task', after: 'agent' },
 } as const satisfies Record<Exclude<FailureReason, keyof typeof FIXED_CLASSES | EvidencedReason>, { before: FailureClass; after: FailureClass }>;
 
 /**

@@ -41,6 +41,12 @@ describe('pickFailureReason', () => {
     expect(pickFailureReason(['SUSPECTED_TAMPERING', 'TOOL_ERROR'])).toBe('TOOL_ERROR');
   });
 
+  it('ranks TESTS_NOT_REPORTED after NO_TESTS_COLLECTED and before TESTS_FAILED', () => {
+    expect(pickFailureReason(['TESTS_FAILED', 'TESTS_NOT_REPORTED'])).toBe('TESTS_NOT_REPORTED');
+    expect(pickFailureReason(['TESTS_NOT_REPORTED', 'NO_TESTS_COLLECTED'])).toBe('NO_TESTS_COLLECTED');
+    expect(pickFailureReason(['TESTS_NOT_REPORTED', 'AGENT_GAVE_UP'])).toBe('AGENT_GAVE_UP');
+  });
+
   it('prefers LLM_ERROR over TIMEOUT', () => {
     expect(pickFailureReason(['TIMEOUT', 'LLM_ERROR'])).toBe('LLM_ERROR');
   });

@@ -14,7 +14,8 @@ import { ScoringError } from '../errors/scoring-error.js';
  * tests (TESTS_TAMPERED) outranks what the agent's budgets and tests say; a diff a scanner flags
  * (SUSPECTED_TAMPERING, only with --fail-on-suspicion) comes right after it: a suspicion is weaker
  * evidence than a proven change of the tests, and stronger than what tests it may have fooled say.
- * UNKNOWN is the catch-all.
+ * A test report that is missing or does not name a required test (TESTS_NOT_REPORTED) says less
+ * than no tests at all and more than a named test failing. UNKNOWN is the catch-all.
  */
 export const FAILURE_REASON_PRECEDENCE = [
   'INTERRUPTED',
@@ -35,6 +36,7 @@ export const FAILURE_REASON_PRECEDENCE = [
   'TIMEOUT',
   'AGENT_GAVE_UP',
   'NO_TESTS_COLLECTED',
+  'TESTS_NOT_REPORTED',
   'TESTS_FAILED',
   'UNKNOWN',
 ] as const satisfies readonly FailureReason[];

@@ -66,10 +66,16 @@ export function buildTaskFolder(record: SwebenchRecord, settings: TaskBuildSetti
     setup: { commands: setupCommands },
     run: { command: plan.command },
     // The files of the test patch are the tests: the agent's changes to them never reach the verdict.
-    evaluation: { protected_paths: changedFilesOfPatch(record.testPatch).map(globLiteral) },
+    evaluation: {
+      protected_paths: changedFilesOfPatch(record.testPatch).map(globLiteral),
+      ...(plan.namedTests === undefined ? {} : { pass_to_pass: plan.namedTests.passToPass }),
+    },
   };
-  // No `validation.expected_failing_tests`: a FAIL_TO_PASS test often fails before the fix by a
-  // collection error of its file (it imports what the fix adds), which pytest reports per file.
+  // The verdict is the named tests in the harness's JUnit report (pytest runners only: Django's
+  // and sympy's ids are not node ids, so those tasks keep the exit code). A FAIL_TO_PASS test whose
+  // file does not import before the fix is reported as its module's collection error, which the
+  // baseline counts as the test failing.
+  if (plan.namedTests !== undefined) task.validation = { expected_failing_tests: plan.namedTests.failToPass };
   task.agent = { entrypoint: settings.agentEntrypoint ?? DEFAULT_AGENT_ENTRYPOINT, max_steps: settings.maxSteps ?? DEFAULT_MAX_STEPS };
 
   const document = new Document(task);

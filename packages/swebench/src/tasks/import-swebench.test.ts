@@ -83,6 +83,19 @@ describe('importSwebench', () => {
     expect(await readFile(path.join(outDir, 'acme__widgets-7', 'problem_statement.md'), 'utf8')).toBe('Widgets break\nwhen quoted.\n');
   });
 
+  it('writes FAIL_TO_PASS and PASS_TO_PASS as the named tests, cut-short ids widened; Django keeps the exit code', async () => {
+    const cutShort = { ...trickyRecord, PASS_TO_PASS: JSON.stringify(['tests/test_q.py::test_cut[a', 'tests/test_q.py::test_ok']) };
+    const file = await writeDataset('named.jsonl', [JSON.stringify(cutShort)]);
+    await importSwebench({ file, outDir: path.join(scratch, 'tasks', 'named') });
+    const loaded = await loadTask(path.join(scratch, 'tasks', 'named', 'acme__widgets-7', 'task.yaml'));
+    expect(loaded.task.validation?.expected_failing_tests).toEqual(trickyIds.slice(0, 2));
+    expect(loaded.task.evaluation?.pass_to_pass).toEqual(['tests/test_q.py::test_cut', 'tests/test_q.py::test_ok']);
+    await importSwebench({ file: fixture, outDir: path.join(scratch, 'tasks', 'lite'), filter: ['django__django-15781'] });
+    const django = await loadTask(path.join(scratch, 'tasks', 'lite', 'django__django-15781', 'task.yaml'));
+    expect(django.task.validation?.expected_failing_tests).toBeUndefined();
+    expect(django.task.evaluation?.pass_to_pass).toBeUndefined();
+  });
+
   it('skips records with missing fields by id and imports the rest', async () => {
     const { test_patch: _dropped, ...withoutTestPatch } = trickyRecord;
     const file = await writeDataset('partial.jsonl', [JSON.stringify(withoutTestPatch), 'not json', sampleLines[1] as string]);

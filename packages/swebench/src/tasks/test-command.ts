@@ -10,6 +10,11 @@ export interface TestCommandPlan {
   selectors: string[];
   /** Decisions a reader of task.yaml should know about; written as comments. */
   notes: string[];
+  /**
+   * The FAIL_TO_PASS and PASS_TO_PASS ids as pytest node ids (cut-short ids widened to their test
+   * function), for the task's named tests; absent for runners whose ids are not node ids.
+   */
+  namedTests?: { failToPass: string[]; passToPass: string[] };
 }
 
 export const PYTEST_COMMAND = 'python3 -m pytest -rA --tb=short -p no:cacheprovider';
@@ -33,20 +38,20 @@ export function isCutShort(testId: string): boolean {
 function pytestPlan(record: SwebenchRecord, profile: RepositoryProfile): TestCommandPlan {
   const notes: string[] = [];
   const widened: string[] = [];
-  const selectors = unique(
-    [...record.failToPass, ...record.passToPass].map((testId) => {
-      if (!isCutShort(testId)) return testId;
-      const whole = testId.slice(0, testId.indexOf('['));
-      widened.push(testId);
-      return whole;
-    }),
-  );
+  const widen = (testId: string): string => {
+    if (!isCutShort(testId)) return testId;
+    widened.push(testId);
+    return testId.slice(0, testId.indexOf('['));
+  };
+  const failToPass = unique(record.failToPass.map(widen));
+  const passToPass = unique(record.passToPass.map(widen)).filter((testId) => !failToPass.includes(testId));
+  const selectors = unique([...failToPass, ...passToPass]);
   if (widened.length > 0) {
     notes.push(
-      `${widened.length} parametrized id(s) are cut short in the dataset (a space in the parameters); their whole test function runs instead: ${widened.slice(0, 3).join(', ')}${widened.length > 3 ? ', ...' : ''}`,
+      `${widened.length} parametrized id(s) are cut short in the dataset (a space in the parameters); their whole test function runs instead, and every case of it is the named test: ${widened.slice(0, 3).join(', ')}${widened.length > 3 ? ', ...' : ''}`,
     );
   }
-  return { command: `${environmentPrefix(profile)}${PYTEST_COMMAND} -- ${quoteShellWords(selectors, { isAlwaysQuoted: true })}`, selectors, notes };
+  return { command: `${environmentPrefix(profile)}${PYTEST_COMMAND} -- ${quoteShellWords(selectors, { isAlwaysQuoted: true })}`, selectors, notes, namedTests: { failToPass, passToPass } };
 }
 
 // `test_name (module.Class)`, or `test_name (module.Class.test_name)` as Python 3.11's unittest prints it.

@@ -20,7 +20,12 @@ export async function judgeAgentDiff(context: AttemptContext, postSetup: PostSet
   await context.disposeSandbox();
   const started = performance.now();
   const final = await postSetup.snapshots.snapshot();
-  const outcome = await verdict.judge({ snapshots: postSetup.snapshots, afterSetupTree: postSetup.afterSetupTree, finalTree: final.tree });
+  const outcome = await verdict.judge({
+    snapshots: postSetup.snapshots,
+    afterSetupTree: postSetup.afterSetupTree,
+    finalTree: final.tree,
+    ...(context.baselinePassingKeys === undefined ? {} : { baselinePassingKeys: context.baselinePassingKeys }),
+  });
   context.verdict = outcome;
   context.verdictMs = performance.now() - started;
   context.lastExitCode = outcome.exitCode;

@@ -41,6 +41,7 @@ export async function validateBaselineFirst(context: AttemptContext, validate: B
     ...context.repositoryOptions,
   });
   context.baseline = outcome.record.baseline_validation;
+  if (outcome.passingTestKeys !== undefined) context.baselinePassingKeys = outcome.passingTestKeys;
   await rm(path.join(baselineDir, 'workspace'), { recursive: true, force: true });
   context.artifact('baseline_logs', path.join(baselineDir, 'logs'));
   if (!outcome.isSuccess) {

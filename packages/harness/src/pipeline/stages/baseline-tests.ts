@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sandbox } from '@agentbench/sandbox';
 import { AttemptInterruptedError } from '../../errors/attempt-interrupted-error.js';
 import { describeExit } from '../../setup/run-setup-commands.js';
 import { checkBaselineExpectations, type BaselineMismatch } from '../../validation/check-baseline-expectations.js';
+import { checkBaselineReport } from '../../test-report/judge-named-tests.js';
+import { UnreadableTestReport } from '../../test-report/junit-report.js';
+import { readTestReport, removeTestReport, type ReportCommandRunner } from '../../test-report/read-test-report.js';
+import { namedTestsOf, testReportSourceFor, type TestReportSource } from '../../test-report/test-report-source.js';
 import { parsePytestFailures } from '../../validation/parse-pytest-failures.js';
 import type { AttemptContext } from '../attempt-context.js';
 import { AttemptStop } from '../attempt-stop.js';
@@ -29,7 +34,10 @@ export interface BaselineTestOptions {
 export async function runBaselineTests(context: AttemptContext, sandbox: Sandbox, options: BaselineTestOptions): Promise<string> {
   const { task } = context;
   const { environment, validation } = task;
-  const run = await runTestCommand(context, sandbox, 'baseline_run');
+  const source = testReportSourceFor(task, sandbox.workdir, 'repo', randomBytes(8).toString('hex'));
+  const runReportCommand: ReportCommandRunner = (argv, logName, outputCapBytes) => context.exec(sandbox, argv, logName, outputCapBytes);
+  if (source !== undefined) await removeTestReport(runReportCommand, source);
+  const run = await runTestCommand(context, sandbox, 'baseline_run', source?.env);
   const { result } = run;
   let { reason } = run;
   // A task may declare that its test command fails with an exit code pytest reserves for other uses.
@@ -40,7 +48,10 @@ export async function runBaselineTests(context: AttemptContext, sandbox: Sandbox
     const why = reason === 'BASELINE_NOT_FAILING' ? 'the tests passed before any change (exit 0); a baseline must fail' : `the test command ${describeExit(result, environment.timeout_sec)}`;
     throw new AttemptStop(reason, why, result.exitCode);
   }
-  context.mismatches = checkBaselineExpectations(validation, { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr });
+  // With a report, the named tests are read from it, not from the terminal.
+  const expectations = source === undefined || validation === undefined ? validation : { ...validation, expected_failing_tests: [] };
+  context.mismatches = checkBaselineExpectations(expectations, { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr });
+  if (source !== undefined) await checkNamedTestsInReport(context, source, runReportCommand, result.exitCode);
   if (context.mismatches.length > 0) {
     const file = path.join(context.paths.logDir, 'baseline_mismatch.txt');
     await writeFile(file, `${context.mismatches.map((mismatch) => `${mismatch.field}: ${mismatch.message}`).join('\n')}\n`);
@@ -83,6 +94,22 @@ export async function runBaselineTests(context: AttemptContext, sandbox: Sandbox
     );
   }
   return `the tests fail as expected (exit ${result.exitCode}, ${failingSummary}), twice alike`;
+}
+
+/**
+ * The baseline's report: each FAIL_TO_PASS test must be reported failed or errored, each named
+ * PASS_TO_PASS test passed (BASELINE_MISMATCH otherwise, beside the other expectations); a
+ * missing report or named test stops the attempt as TESTS_NOT_REPORTED, the task's failure. The
+ * tests that passed are kept: an agent attempt's PASS_TO_PASS when the task names none.
+ */
+async function checkNamedTestsInReport(context: AttemptContext, source: TestReportSource, run: ReportCommandRunner, exitCode: number): Promise<void> {
+  const report = await readTestReport(run, source);
+  if (report instanceof UnreadableTestReport) throw new AttemptStop('TESTS_NOT_REPORTED', `the baseline's tests did not report (exit ${exitCode}): ${report.reason}`, exitCode);
+  const named = namedTestsOf(context.task);
+  const check = checkBaselineReport(report, { style: source.style, failToPass: named.failToPass, ...(named.passToPass === undefined ? {} : { passToPass: named.passToPass }) });
+  context.baselinePassingKeys = check.passingKeys;
+  if (check.failureReason === 'TESTS_NOT_REPORTED') throw new AttemptStop('TESTS_NOT_REPORTED', check.message, exitCode);
+  if (check.failureReason === 'BASELINE_MISMATCH') context.mismatches.push({ field: check.field ?? 'validation.expected_failing_tests', message: check.message });
 }
 
 function sameList(left: readonly string[], right: readonly string[]): boolean {

@@ -86,6 +86,7 @@ export function agentAttemptRecord(context: AttemptContext, agent: { variant: st
       failure_reason: failureReason,
       stop_reason: loop?.stopReason ?? null,
       ...(verdict === undefined || verdict.tamperedPaths.length === 0 ? {} : { tampered_paths: verdict.tamperedPaths }),
+      ...(verdict === undefined ? {} : { verdict_basis: verdict.basis }),
     },
     artifact_paths: artifactPaths,
     variant: agent.variant,
@@ -118,6 +119,7 @@ export async function taskAttemptOutcome(context: AttemptContext, mode: AttemptM
     stages: context.stages,
     mismatches: context.mismatches,
     failingTests: context.failingTests,
+    ...(context.baselinePassingKeys === undefined ? {} : { passingTestKeys: context.baselinePassingKeys }),
     setupCommands: context.setupCommands,
     timings: { totalMs: end.totalMs, sandboxMs: context.sandboxMs, gitMs: context.gitMs },
   };

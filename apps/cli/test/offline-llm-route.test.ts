@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { applyEnvironment } from '@agentbench/scenario-runner';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../../../test-support/closed-port.js';
 import { repositoryRoot } from '../../../test-support/fixture-repositories.js';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { runCli } from './run-cli.js';
@@ -20,15 +20,6 @@ const NO_MODEL_SETTINGS = {
   AGENTBENCH_AGENT_API_KEY: '',
   AGENTBENCH_AGENT_BASE_URL: '',
 };
-
-/** A loopback port nothing listens on (taken, then freed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('the offline LLM route', () => {
   let scratch: TemporaryDirectory;

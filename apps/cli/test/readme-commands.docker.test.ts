@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { copyFile, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import Dockerode from 'dockerode';
 import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-server';
 import { checkGvisorRegistered } from '@agentbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../../../test-support/closed-port.js';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 import { repositoryRoot } from '../../../test-support/fixture-repositories.js';
 import { abBin, abBinSkipReason, runAb, type AbExit } from './run-ab.js';
@@ -60,15 +60,6 @@ const BLOCK: readonly { command: string; place: Place; exit: number; isGvisor?: 
   { command: 'proxy --record cassette.jsonl --upstream URL', place: 'fixable-suite', exit: 0 },
   { command: 'import-swebench records.jsonl --out tasks/my-suite', place: 'fixable-suite', exit: 0 },
 ];
-
-/** A loopback port free a moment ago (for the README's fixed --port 8765, which another process may hold). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** The one entry of a folder the commands made (a run, an attempt): its path. */
 async function onlyEntry(folder: string): Promise<string> {
@@ -141,7 +132,8 @@ describe.skipIf(skipReason !== undefined)("the README's commands", { timeout: 1_
 
   it('runs the offline LLM example: the fake server from its script file, and the LLM agent fixing the toy task through it', async () => {
     const [serverLine, agentLine] = await readmeBlock('<!-- offline-llm-example -->');
-    const port = await freePort();
+    // A port free a moment ago, for the README's fixed 8765 (another process may hold it).
+    const port = await closedPort();
     const serverArgs = (serverLine ?? '').replace(/ &$/, '').replace('--port 8765', `--port ${port}`).split(' ');
     expect(serverArgs.slice(0, 2)).toEqual(['pnpm', 'fake-llm-server']);
     // `pnpm fake-llm-server` is the root script `node packages/fake-llm-server/dist/cli.js` (offline-llm-route.test.ts runs it through pnpm).

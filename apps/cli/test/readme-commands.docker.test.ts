@@ -46,7 +46,7 @@ const BLOCK: readonly { command: string; place: Place; exit: number; isGvisor?: 
   { command: 'validate-suite custom-dev', place: 'broken-suite', exit: 1 },
   { command: 'validate-suite custom-dev --oracle-runs 3', place: 'broken-suite', exit: 1 },
   { command: 'validate-suite custom-dev --runtime runsc', place: 'broken-suite', exit: 1, isGvisor: true },
-  { command: 'run-task tasks/custom-dev/toy_fail_pytest/task.yaml', place: 'fixable-suite', exit: 0 },
+  { command: 'run-task tasks/custom-dev/toy_fail_pytest/task.yaml', place: 'fixable-suite', exit: 1 },
   { command: 'run-agent --task TASK.yaml --variant llm', place: 'fixable-suite', exit: 0 },
   { command: 'scenario run fixtures/scenarios/greeting.scenario.yaml --seed 7', place: 'fixable-suite', exit: 0 },
   { command: 'scenario matrix FILE.matrix.yaml --parallel 2', place: 'fixable-suite', exit: 0 },

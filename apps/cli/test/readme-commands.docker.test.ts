@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFile, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Dockerode from 'dockerode';
-import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-server';
+import { lastUserText, startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-server';
 import { checkGvisorRegistered } from '@agentbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../../../test-support/closed-port.js';
@@ -107,10 +107,8 @@ describe.skipIf(skipReason !== undefined)("the README's commands", { timeout: 1_
     // The agent's one step fixes the toy task (its tests then pass and it stops); the scenario agent is greeted back.
     const patch = await scriptedPatchOf(toyTaskFile('toy_fail_pytest'));
     server = await startFakeLlmServer({
-      script: (request) => {
-        const tools = ((request.body as { tools?: { function?: { name?: string } }[] } | undefined)?.tools ?? []).map((tool) => tool.function?.name);
-        return tools.includes('apply_patch') ? { toolCalls: [{ name: 'apply_patch', arguments: { unified_diff: patch } }] } : 'Hello there';
-      },
+      // The greeting scenario's input is "Hello there"; everything else is the toy task's agent.
+      script: (request) => (lastUserText(request) === 'Hello there' ? 'Hello there' : { toolCalls: [{ name: 'apply_patch', arguments: { unified_diff: patch } }] }),
     });
     environment = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: '', OPENROUTER_API_KEY: '', AGENTBENCH_AGENT_API_KEY: '', AGENTBENCH_AGENT_BASE_URL: '' };
   });

@@ -75,9 +75,14 @@ async function runUntilInterrupted(args: readonly string[], options: { cwd: stri
   let stderr = '';
   const exit = new Promise<AbExit>((resolve) => child.once('close', (exitCode, signal) => resolve({ exitCode, signal, stdout, stderr })));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let isInterrupted = false;
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
-    if (pattern.test(stdout)) child.kill('SIGINT');
+    // One Ctrl-C: a second one, after its handler is gone, would kill it by the signal.
+    if (!isInterrupted && pattern.test(stdout)) {
+      isInterrupted = true;
+      child.kill('SIGINT');
+    }
   });
   return exit;
 }

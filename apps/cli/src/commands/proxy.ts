@@ -56,8 +56,10 @@ export const proxyCommand: CommandModule<object, ProxyArguments> = {
       onDivergence: (divergence) => process.stderr.write(`${formatDivergence(divergence)}\n`),
     });
     const what = mode === 'record' ? `recording to ${argv.record} from ${argv.upstream}` : `replaying ${argv.replay}${mode === 'replay-then-live' ? `, then live from ${argv.upstream}` : ' (offline)'}`;
+    // Listening for Ctrl-C before the URL is printed: a stop right after it still closes the cassette.
+    const interrupted = untilInterrupted();
     process.stdout.write(`model proxy ${what}\nOPENAI_BASE_URL=${proxy.url}\n(Ctrl-C stops it)\n`);
-    await untilInterrupted();
+    await interrupted;
     await proxy.close();
     const unserved = replayFrom === undefined ? 0 : proxy.unservedExchanges().length;
     process.stdout.write(`model proxy stopped: ${proxy.exchangeCount} exchange${proxy.exchangeCount === 1 ? '' : 's'}${unserved > 0 ? `, ${unserved} recorded never asked for` : ''}\n`);

@@ -12,6 +12,7 @@ import { createDockerSandbox, type SandboxFactory } from '../attempt/sandbox-fac
 import { ArtifactWriteError } from '../errors/artifact-write-error.js';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
 import { RepositoryError } from '../errors/repository-error.js';
+import { networkFailureOf, OFFLINE_CLONE_HINT } from '../git/network-unreachable.js';
 import { describeWriteFailure } from './describe-write-failure.js';
 import type { MirrorRule } from '../git/mirror-map.js';
 import type { BaselineMismatch } from '../validation/check-baseline-expectations.js';
@@ -100,6 +101,8 @@ export class AttemptContext {
    * (set by the caller that runs the proxy): the only evidence that makes an LLM_ERROR `infra`.
    */
   endpointFailure: string | undefined;
+  /** The task's repository could not be cloned for want of a network, in git's words: the evidence that makes a GIT_CLONE_FAILED `infra`. */
+  networkFailure: string | undefined;
   private sandbox: Sandbox | undefined;
   /** The attempt's own sandbox, kept after its removal: its backend and runtime go into the record. */
   private startedSandbox: Sandbox | undefined;
@@ -238,6 +241,10 @@ export class AttemptContext {
     }
     // A repository error says all there is to say; anything else keeps its stack for us.
     if (!RepositoryError.isInstance(error)) await this.writeErrorLog(error);
+    else if (error.stage === 'git_clone') {
+      this.networkFailure = networkFailureOf(error.gitMessage);
+      if (this.networkFailure !== undefined) return { failureReason: failureReasonForError(error), message: `${error.message}; ${OFFLINE_CLONE_HINT}` };
+    }
     return { failureReason: failureReasonForError(error), message: error instanceof Error ? error.message : String(error) };
   }
 

@@ -95,6 +95,8 @@ function statusOf(record: AttemptRecord): SuiteTaskStatus {
   if (reason === null) return 'valid';
   if (reason === 'INTERRUPTED') return 'interrupted';
   if (reason === 'INTERNAL_ERROR' || reason === 'SANDBOX_ERROR' || reason === 'UNKNOWN') return 'errored';
+  // The machine's failure (a clone without a network) says nothing of the task's validity.
+  if (record.failure_class === 'infra') return 'errored';
   return 'invalid';
 }
 

@@ -51,7 +51,11 @@ function apiKeyFor(role: LlmRole, explicit: string | undefined, baseURL: string,
   if (isLoopback(baseURL)) return 'not-needed';
   throw new ScenarioRunnerError(
     'configuration',
-    `no API key for the ${role} at ${baseURL}: set ${ROLE_PREFIX[role]}_API_KEY (or ${baseURL.startsWith(OPENROUTER_BASE_URL) ? 'OPENROUTER_API_KEY' : 'OPENAI_API_KEY'})`,
+    `no API key for the ${role} at ${baseURL}: set ${ROLE_PREFIX[role]}_API_KEY (or ${baseURL.startsWith(OPENROUTER_BASE_URL) ? 'OPENROUTER_API_KEY' : 'OPENAI_API_KEY'})` +
+      // Offline, the way out is another endpoint, not a key.
+      (baseURL.startsWith(OPENROUTER_BASE_URL)
+        ? ', or point OPENAI_BASE_URL at any OpenAI-compatible server, the fake one included (pnpm fake-llm-server --script replies.json; a loopback server needs no key)'
+        : ''),
   );
 }
 

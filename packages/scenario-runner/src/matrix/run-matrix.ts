@@ -6,6 +6,7 @@ import { passHatK, wilsonInterval } from '@agentbench/scoring';
 import { ulid } from 'ulid';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import { checkMatrix } from '../check/check-matrix.js';
+import { checkAgentEndpoint } from './check-agent-endpoint.js';
 import type { ScenarioPlan } from '../plan/plan-scenario.js';
 import { checkSeed, createSeededRandom, randomSeed } from '../random/seeded-random.js';
 import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
@@ -177,6 +178,7 @@ export async function runMatrix(matrixFile: string | LoadedMatrix, options: RunM
     throw new ScenarioRunnerError('matrix', `${base.file} cannot run: ${[...plan.errors, ...plan.missing].join('; ')}`);
   }
   const scenarios = check.scenarios;
+  await checkAgentEndpoint(base, options);
 
   const startedAt = new Date();
   const recordedPlan = options.resumeDir === undefined ? undefined : await readMatrixPlan(path.resolve(options.resumeDir));

@@ -10,11 +10,10 @@ export class SuiteNotFoundError extends SchemasError {
   readonly tasksDir: string;
   readonly availableSuites: readonly string[];
 
-  constructor(options: { suite: string; tasksDir: string; availableSuites: readonly string[]; reason?: string }) {
+  /** `hint`: what to do instead, said in place of the (empty) list of suites. */
+  constructor(options: { suite: string; tasksDir: string; availableSuites: readonly string[]; reason?: string; hint?: string }) {
     const available =
-      options.availableSuites.length === 0
-        ? 'no suites exist there'
-        : `suites that exist: ${options.availableSuites.join(', ')}`;
+      options.hint ?? (options.availableSuites.length === 0 ? 'no suites exist there' : `suites that exist: ${options.availableSuites.join(', ')}`);
     super(`unknown suite "${options.suite}" in ${options.tasksDir}${options.reason ? ` (${options.reason})` : ''}: ${available}`);
     this.suite = options.suite;
     this.tasksDir = options.tasksDir;

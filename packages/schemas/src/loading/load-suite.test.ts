@@ -78,6 +78,6 @@ describe('loadSuite', () => {
   it('rejects a tasks folder that does not exist', async () => {
     const missing = path.join(directory.path, 'missing');
     const error = await caught(loadSuite(missing, 'custom-dev'));
-    expect((error as Error).message).toBe(`unknown suite "custom-dev" in ${missing} (the tasks folder does not exist): no suites exist there`);
+    expect((error as Error).message).toBe(`unknown suite "custom-dev" in ${missing} (the tasks folder does not exist): name the folder that holds your suites with --tasks DIR, or run ab from the project root (the folder with tasks/)`);
   });
 });

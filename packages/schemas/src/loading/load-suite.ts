@@ -66,7 +66,9 @@ async function readCandidates(tasksDir: string, suite: string): Promise<TaskCand
       suite,
       tasksDir,
       availableSuites: [],
-      reason: code === 'ENOENT' ? 'the tasks folder does not exist' : `cannot read the tasks folder: ${code ?? String(error)}`,
+      reason: code === 'ENOENT' ? `the tasks folder does not exist${path.isAbsolute(tasksDir) ? '' : ` in ${process.cwd()}`}` : `cannot read the tasks folder: ${code ?? String(error)}`,
+      // A newcomer running ab outside the project meets this first: say both ways out.
+      ...(code === 'ENOENT' ? { hint: 'name the folder that holds your suites with --tasks DIR, or run ab from the project root (the folder with tasks/)' } : {}),
     });
   }
 }

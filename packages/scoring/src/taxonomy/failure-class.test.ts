@@ -62,6 +62,15 @@ describe('failureClassOf', () => {
     expect(failureClassOf('TESTS_NOT_REPORTED', { stage: 'final_test' })).toBe('agent');
   });
 
+  it('makes a clone that failed for want of a network infra, naming git\'s words', () => {
+    expect(failureClassOf('GIT_CLONE_FAILED', { stage: 'git_clone', networkFailure: 'Could not resolve host: github.com' })).toBe('infra');
+    expect(attributeFailure('GIT_CLONE_FAILED', { stage: 'git_clone', networkFailure: 'Could not resolve host: github.com' }).cause).toBe(
+      "the network is unreachable (git: Could not resolve host: github.com): the machine's, not the task's",
+    );
+    expect(failureClassOf('GIT_CLONE_FAILED', { stage: 'git_clone', networkFailure: null })).toBe('task');
+    expect(failureClassOf('GIT_CHECKOUT_FAILED', { stage: 'git_checkout', networkFailure: 'Could not resolve host: github.com' })).toBe('task');
+  });
+
   it('rejects a reason outside the taxonomy, naming the expected values', () => {
     expect(() => failureClassOf('BROKEN' as never)).toThrow(/expected one of SETUP_FAILED/);
   });

@@ -37,6 +37,11 @@ export interface FailureClassContext {
    * an `LLM_ERROR` is the agent's (a bad request, 4xx other than 408/429, or an error it declared).
    */
   endpointFailure?: string | null;
+  /**
+   * The task's repository could not be fetched because the network is unreachable (a name that does
+   * not resolve, a connection refused), in git's words: a GIT_CLONE_FAILED is then `infra`, not the task's.
+   */
+  networkFailure?: string | null;
 }
 
 /** The class of each reason whose class does not depend on when it happened. */
@@ -96,6 +101,7 @@ export function failureClassOf(reason: FailureReason, context: FailureClassConte
   if (!isFailureReason(reason)) {
     throw new ScoringError('reason', `expected one of ${FAILURE_REASONS.join(', ')}, found ${describeValue(reason)}`);
   }
+  if (reason === 'GIT_CLONE_FAILED' && hasText(context.networkFailure)) return 'infra';
   if (reason in FIXED_CLASSES) return FIXED_CLASSES[reason as keyof typeof FIXED_CLASSES];
   if (reason === 'INTERRUPTED') return context.isHarnessAbort === true ? 'infra' : 'agent';
   if (reason === 'LLM_ERROR') return hasText(context.endpointFailure) ? 'infra' : 'agent';
@@ -127,6 +133,7 @@ function causeOf(reason: FailureReason, failureClass: FailureClass, context: Fai
       ? `the LLM endpoint failed (seen by the attempt's model proxy): ${context.endpointFailure ?? ''}`
       : 'the LLM endpoint did not fail on the last exchange the attempt\'s model proxy saw: the agent\'s own request was refused (4xx) or the agent declared the error itself';
   }
+  if (reason === 'GIT_CLONE_FAILED' && failureClass === 'infra') return `the network is unreachable (git: ${context.networkFailure ?? ''}): the machine's, not the task's`;
   if (reason in FIXED_CLASSES) return failureClass === 'task' ? `${reason} is the task's (its setup, baseline or repository)` : `${reason} is the agent's (its tests, budgets or tools)`;
   const stage = context.stage ?? 'an unrecorded stage';
   if (!hasAgentRun(context.stage)) return `ended in ${stage}, before the agent ran: ${failureClass === 'infra' ? 'the engine or the host' : 'the task'}`;

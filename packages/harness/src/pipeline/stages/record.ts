@@ -41,6 +41,7 @@ function failureAttribution(context: AttemptContext, reason: FailureReason | nul
     stage: context.currentStage,
     isHarnessAbort: context.isHarnessAbort,
     endpointFailure: context.endpointFailure ?? null,
+    networkFailure: context.networkFailure ?? null,
   });
   return { failure_class: failureClass, failure_stage: context.currentStage, failure_cause: cause };
 }

@@ -17,7 +17,7 @@ import { useDockerScratch } from './use-docker-scratch.js';
 // to run it. Kept cheap: two small copies of the toy suite (one broken task for the validate lines,
 // one task an agent fixes for the rest), one run folder reused by report, compare and replay.
 
-const skipReason = dockerSkipReason('readme-commands.docker.test.ts') ?? abBinSkipReason();
+const skipReason = dockerSkipReason('readme-commands.docker.test.ts') ?? abBinSkipReason('readme-commands.docker.test.ts');
 const gvisor = skipReason === undefined ? await checkGvisorRegistered(new Dockerode()) : undefined;
 if (gvisor?.reason !== undefined) console.warn(`[skipped] readme-commands.docker.test.ts (the --runtime runsc line): ${gvisor.reason}`);
 

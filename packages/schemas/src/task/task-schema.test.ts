@@ -147,6 +147,15 @@ describe('TaskSchema', () => {
     expect(v.parse(TaskSchema, { ...baseTask(), validation: { enforce_clean_setup: false } }).validation?.enforce_clean_setup).toBe(false);
   });
 
+  it('takes evaluation.pass_to_pass and evaluation.results (JUnit at a path without ..)', () => {
+    const evaluation = { pass_to_pass: ['tests/test_a.py::test_ok[1]'], results: { format: 'junit', path: 'reports/junit.xml' } };
+    expect(v.parse(TaskSchema, { ...baseTask(), evaluation }).evaluation).toMatchObject(evaluation);
+    expect(issuePaths({ ...baseTask(), evaluation: { pass_to_pass: [''] } })).toEqual(['evaluation.pass_to_pass.0']);
+    expect(issuePaths({ ...baseTask(), evaluation: { results: { format: 'tap', path: 'x.xml' } } })).toEqual(['evaluation.results.format']);
+    expect(issuePaths({ ...baseTask(), evaluation: { results: { format: 'junit', path: '../x.xml' } } })).toEqual(['evaluation.results.path']);
+    expect(issuePaths({ ...baseTask(), evaluation: { results: { format: 'junit' } } })).toEqual(['evaluation.results.path']);
+  });
+
   it('checks the agent block and its scripted tool calls', () => {
     const withScript = {
       ...baseTask(),

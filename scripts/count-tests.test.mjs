@@ -85,10 +85,10 @@ describe('the command', () => {
 });
 
 describe('scripts/test-floors.json', () => {
-  it('has a floor for both tiers of every package, the example plugin and the scripts', () => {
+  it('has a floor for both tiers of every package, the example plugins and the scripts', () => {
     const floors = readFloors(path.join(root, 'scripts/test-floors.json'));
     const packages = ['packages', 'apps'].flatMap((folder) => readdirSync(path.join(root, folder)).map((name) => JSON.parse(readFileSync(path.join(root, folder, name, 'package.json'), 'utf8')).name));
-    const expected = [...packages.flatMap((name) => [`${name}#test:unit`, `${name}#test:integration`]), '@agentbench/evaluator-example#test:unit', '//#test:scripts'];
+    const expected = [...packages.flatMap((name) => [`${name}#test:unit`, `${name}#test:integration`]), '@agentbench/evaluator-example#test:unit', '@agentbench/scanner-example#test:unit', '//#test:scripts'];
     assert.deepEqual(Object.keys(floors).sort(), expected.sort());
   });
 });

@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlmServer } from '@agentbench/fake-llm-server';
+import { recordFigure } from '../../../scripts/bench-figures.mjs';
 import { startModelProxy } from '../dist/index.js';
 
 const targetOverheadMs = 2;
@@ -102,6 +103,7 @@ const cell = (median, quartile) => `${median.toFixed(2)} / ${quartile.toFixed(2)
 for (const row of rows) {
   const added = row.through - row.direct;
   const addedQuartile = row.throughQuartile - row.directQuartile;
+  recordFigure('gateway', { name: `${row.name} via the gateway, median`, value: row.through, unit: 'ms', baseline: { name: 'direct call to the fake server', value: row.direct }, target: `< ${targetOverheadMs} ms added` });
   console.log(
     `  ${row.name.padEnd(36)} ${cell(row.direct, row.directQuartile).padStart(13)}   ${cell(row.through, row.throughQuartile).padStart(15)}   ${cell(added, addedQuartile).padStart(13)}${added < targetOverheadMs ? '' : '  (median over target)'}`,
   );

@@ -7,6 +7,7 @@
 //   node packages/evaluators/bench/scanners.bench.mjs [--runs 40]
 //
 // Imports the built package (../dist/index.js).
+import { recordFigure } from '../../../scripts/bench-figures.mjs';
 import { scanChanges } from '../dist/index.js';
 
 const targetMs = 50;
@@ -84,4 +85,5 @@ const baselineMedian = median(baselineTimes);
 console.log(`suspicion scan, built-in rules: a ${lineCount}-line diff (${(patch.length / 1024).toFixed(0)} KiB, ${suspicions} suspicions), ${runs} runs after ${warmups} warm-ups`);
 console.log(`  baseline (split the diff into lines, count the added ones): median ${baselineMedian.toFixed(2)} ms`);
 console.log(`  scanChanges (parse the diff, run the four rules):             median ${scanMedian.toFixed(2)} ms (${(scanMedian / Math.max(baselineMedian, 0.001)).toFixed(1)}× the baseline)`);
+recordFigure('scanners', { name: `scan of a ${lineCount}-line diff, median`, value: scanMedian, unit: 'ms', baseline: { name: 'split the diff into lines', value: baselineMedian }, target: `< ${targetMs} ms` });
 console.log(`  target: under ${targetMs} ms per scan: ${scanMedian < targetMs ? 'met' : 'NOT met'}`);

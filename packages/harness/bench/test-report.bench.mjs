@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
+import { recordFigure } from '../../../scripts/bench-figures.mjs';
 import { parseJunitReport, runAgentAttempt, sandboxFactoryFor } from '../dist/index.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -66,6 +67,7 @@ const parsed = await parseJunitReport(xml);
 if (!(parsed.outcomes instanceof Map) || parsed.outcomes.size !== TESTS) throw new Error(`the report did not parse to ${TESTS} tests`);
 const parseMs = await time(() => parseJunitReport(xml));
 const scanMs = await time(() => scanTerminal(terminal));
+recordFigure('test-report', { name: `JUnit parse of ${TESTS} tests`, value: parseMs, unit: 'ms', baseline: { name: 'terminal scan', value: scanMs }, target: `< ${targets.parseMs} ms` });
 console.log(`JUnit parse of ${TESTS} tests (${(xml.length / 1e6).toFixed(1)} MB): ${parseMs.toFixed(1)} ms (baseline, terminal scan: ${scanMs.toFixed(1)} ms) — target < ${targets.parseMs} ms: ${parseMs < targets.parseMs ? 'PASS' : 'FAIL'}`);
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'ab-bench-test-report-'));
@@ -86,6 +88,7 @@ try {
       await parseJunitReport(read.stdout);
     });
     const share = readMs / attemptMs;
+    recordFigure('test-report', { name: 'reading the report, share of an attempt', value: share * 100, unit: '%', baseline: { name: 'the attempt', value: attemptMs }, target: `< ${targets.readShare * 100} %` });
     console.log(
       `reading the report in the sandbox (rm, cat, parse; ${TESTS} tests): ${readMs.toFixed(0)} ms beside the attempt's ${attemptMs.toFixed(0)} ms (${record.result.verdict_basis}, passed ${record.result.passed}): ${(share * 100).toFixed(2)} % — target < ${targets.readShare * 100} %: ${share < targets.readShare ? 'PASS' : 'FAIL'}`,
     );

@@ -166,22 +166,31 @@ describe.skipIf(skipReason !== undefined)("the README's commands", { timeout: 1_
       ['ARTIFACT_DIR/agent_runs/TASK/RUN_ID', () => onlyEntry(path.join(fixable, 'artifacts/agent_runs/toy_fail_pytest'))],
       ['artifacts/agent_runs/TASK/RUN_ID', () => onlyEntry(path.join(fixable, 'artifacts/agent_runs/toy_fail_pytest'))],
       ['artifacts/scenarios/TIME__NAME__ID', () => onlyEntry(path.join(fixable, 'artifacts/scenarios'))],
-      // One run folder is both A and B: compare then finds no regression.
-      ['RUN_A', () => onlyEntry(path.join(fixable, 'artifacts/runs'))],
-      ['RUN_B', () => onlyEntry(path.join(fixable, 'artifacts/runs'))],
+      // One run folder, `ab run`'s, is both A and B: compare then finds no regression. It is the one
+      // folder `ab run` added to artifacts/runs: other lines (bench-models) write their own beside it.
+      ['RUN_A', async () => abRunFolder],
+      ['RUN_B', async () => abRunFolder],
       ['URL', async () => server.url],
     ]);
+    let abRunFolder = '(ab run has not run yet)';
+    const runFolders = async (): Promise<string[]> => (await readdir(path.join(fixable, 'artifacts/runs')).catch(() => [])).filter((name) => !name.startsWith('.'));
     const timings: string[] = [];
     for (const line of BLOCK) {
       if (line.isGvisor === true && gvisor?.isRegistered !== true) continue;
       const args: string[] = [];
       for (const word of line.command.split(' ')) args.push((await placeholders.get(word)?.()) ?? word);
+      const runFoldersBefore = await runFolders();
       const started = Date.now();
       const result = line.command.startsWith('proxy ')
         ? await runUntilInterrupted(args, { cwd: folders[line.place], env: environment }, /OPENAI_BASE_URL=http/)
         : await runAb(args, { cwd: folders[line.place], env: environment });
       timings.push(`${((Date.now() - started) / 1000).toFixed(0)} s  ab ${line.command}`);
       expect(result.exitCode, `ab ${args.join(' ')}\n${result.stdout}\n${result.stderr}`).toBe(line.exit);
+      if (line.command.startsWith('run --suite ')) {
+        const made = (await runFolders()).filter((name) => !runFoldersBefore.includes(name));
+        expect(made, 'the folders ab run made in artifacts/runs').toHaveLength(1);
+        abRunFolder = path.join(fixable, 'artifacts/runs', made[0] as string);
+      }
     }
     console.info(`[readme-commands] ${timings.join('\n[readme-commands] ')}`);
   });

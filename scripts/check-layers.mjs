@@ -28,7 +28,9 @@ import ts from 'typescript';
  * never one of its own layer or above. A new workspace package must be placed here.
  */
 export const LAYERS = [
-  // The formats and the error base every package's errors extend; depends on nothing of ours.
+  // The ground floor: small helpers several packages share (isRecord, file checks, record writes); imports none of ours.
+  ['@agentbench/helpers'],
+  // The formats and the error base every package's errors extend; depends only on the helpers.
   ['@agentbench/schemas'],
   // The scripted LLM server for tests and the one scheduler sit here because their errors extend schemas' AgentBenchError.
   ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server', '@agentbench/scheduler'],

@@ -8,8 +8,7 @@ import { ScenarioRunnerError } from '@agentbench/scenario-runner';
 import { AgentBenchError, ConfigurationError, SchemasError } from '@agentbench/schemas';
 import { ScoringError } from '@agentbench/scoring';
 import { SwebenchError } from '@agentbench/swebench';
-import { ToolsError } from '@agentbench/tools';
-import { compileGlob } from '@agentbench/tools/internal';
+import { GlobSyntaxError, ToolsError } from '@agentbench/tools';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isUserError, reportError } from './report-error.js';
 import { UsageError } from './usage-error.js';
@@ -29,7 +28,7 @@ const packageErrors: [string, Error][] = [
   ['SandboxError', new SandboxError('invalid_spec', 'sandbox')],
   ['ScoringError', new ScoringError('judgment.threshold', 'scoring')],
   ['ToolsError', new ToolsError('tools')],
-  ['GlobSyntaxError', thrownBy(() => compileGlob('[abc')) as Error],
+  ['GlobSyntaxError', new GlobSyntaxError('unclosed [ in the glob')],
   ['AgentLoopError', new AgentLoopError('agent loop')],
   ['EvaluatorsError', new EvaluatorsError('evaluators')],
   ['HarnessError', new HarnessError('harness')],

@@ -1,6 +1,6 @@
 // The public surface: the loop, the Agent interface and the built-in agents, the LLM client with its
 // options and types, event logging, and the errors. Observation formatting, tool-call parsing, the
-// retry arithmetic and log plumbing are internal; `./internal.ts` holds what other packages need.
+// retry arithmetic and log plumbing are internal.
 
 // Errors
 export { AgentLoopError } from './errors/agent-loop-error.js';
@@ -27,7 +27,8 @@ export { loadAgent, type LoadAgentOptions, type LoadedAgent } from './agents/loa
 
 // The loop
 export { runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from './loop/agent-loop.js';
-export { DEFAULT_LOOP_LIMITS, type AgentLoopLimits } from './loop/loop-limits.js';
+export { DEFAULT_LOOP_LIMITS, resolveLoopLimits, type AgentLoopLimits } from './loop/loop-limits.js';
+export { agentStartProblem, type AgentStartProblem } from './agents/agent-start-problem.js';
 export type { ToolExecutor } from './loop/tool-executor.js';
 
 // Logging

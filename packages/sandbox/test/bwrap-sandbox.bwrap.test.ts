@@ -21,6 +21,7 @@ import {
 import { RUNNER_IMAGE, useBwrapTestContext } from './helpers/bwrap-test-context.js';
 import { processesWithMarker, uniqueSleep } from './helpers/processes.js';
 import { buildRootfsWithoutPython } from './helpers/rootfs-without-python.js';
+import { pathExists } from '@agentbench/helpers';
 
 const { skipReason, rootfs } = await useBwrapTestContext('bwrap-sandbox.bwrap.test.ts');
 const suffix = skipReason === undefined ? '' : ` (skipped: ${skipReason})`;
@@ -54,13 +55,6 @@ function startDaemon(marker: string): string {
 
 function isInternalError(error: unknown): boolean {
   return SandboxError.isInstance(error) && error.kind === 'internal';
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** An IPv4 address of this host that is not loopback (inside a new net namespace, 127.0.0.1 is the sandbox's own). */
@@ -282,13 +276,13 @@ describe.skipIf(skipReason !== undefined)(`BwrapSandbox: files and lifecycle${su
     await sandbox.exec('true');
     const cgroupPaths = sandbox.cgroupPaths;
     const folders = [sandbox.stateFolder];
-    for (const path of [...cgroupPaths, ...folders]) expect(await exists(path)).toBe(true);
+    for (const path of [...cgroupPaths, ...folders]) expect(await pathExists(path)).toBe(true);
     await sandbox.dispose();
     expect(await running).toMatchObject({ exitCode: EXIT_CODE_KILLED, killedBy: 'abort' });
     expect(await processesWithMarker(marker)).toEqual([]);
     expect(await processesWithMarker(daemon)).toEqual([]);
     expect(await processesWithMarker(sandbox.stateFolder)).toEqual([]);
-    for (const path of [...cgroupPaths, ...folders]) expect(await exists(path), path).toBe(false);
+    for (const path of [...cgroupPaths, ...folders]) expect(await pathExists(path), path).toBe(false);
     await expect(sandbox.exec('true')).rejects.toSatisfy((error: unknown) => SandboxError.isInstance(error) && error.kind === 'sandbox_disposed');
   });
 
@@ -379,7 +373,7 @@ describe.skipIf(skipReason !== undefined || process.env['AGENTBENCH_TEST_ROOTFS'
     const since = Math.floor(Date.now() / 1000) - 1;
     const dir = await ensureRootfs({ image: RUNNER_IMAGE, dir: join(parent, 'runner'), docker });
     expect(dir).toBe(join(parent, 'runner'));
-    expect(await exists(join(dir, 'bin', 'sh'))).toBe(true);
+    expect(await pathExists(join(dir, 'bin', 'sh'))).toBe(true);
     expect(await readdir(parent)).toEqual(['runner', 'runner.image.json']);
     const description = JSON.parse(await readFile(join(parent, 'runner.image.json'), 'utf8')) as { image: string; env: string[] };
     expect(description.image).toBe(RUNNER_IMAGE);

@@ -1,7 +1,7 @@
 // The public surface: every file format and record (schemas, inferred types, their enumerations and
 // versions), the loaders and validators with their issues, limits and JSON Schemas, the display
 // helpers messages share, and the errors. Helpers other @agentbench packages share (atomic record
-// writes, shell quoting, module resolution, ...) are in `./internal.ts`, not here.
+// writes, shell quoting, module resolution, ...) are in `@agentbench/helpers`, not here.
 
 // Versions
 export { HARNESS_VERSION, SUPPORTED_TASK_SPEC_VERSIONS } from './version.js';

@@ -1,6 +1,5 @@
 // The public surface: the tool set and its context, the function-calling definitions, and the
-// errors. The tools' implementations, parameter schemas, patch engine and path helpers are internal;
-// `./internal.ts` holds what other @agentbench packages need.
+// errors. The tools' implementations, parameter schemas, patch engine and path helpers are internal.
 
 // Tool set
 export { createToolSet, type ToolSet, type ToolSetRequest, type ExecuteOptions } from './tool-set.js';

@@ -1,5 +1,5 @@
 import type { FileEntry } from '@agentbench/sandbox';
-import { editDistance } from '@agentbench/schemas/internal';
+import { editDistance } from '@agentbench/helpers';
 import type { ResolvedToolContext } from './tool-context.js';
 import { compareText, walkFiles } from './walk-files.js';
 import { joinRelative, type ToolPath } from './workspace-paths.js';

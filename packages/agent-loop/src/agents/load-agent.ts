@@ -7,7 +7,7 @@ import { AgentLoopError } from '../errors/agent-loop-error.js';
 import { createLlmAgent } from '../llm/llm-agent.js';
 import type { Agent, AgentFactory, AgentFactoryOptions } from './agent.js';
 import { ConfigurationError } from '@agentbench/schemas';
-import { resolvePackageEntry } from '@agentbench/schemas/internal';
+import { resolvePackageEntry } from '@agentbench/helpers';
 
 /** Built-in variants; `llm_v0` is the original project's name for `llm`. */
 export const BUILT_IN_VARIANTS = ['scripted', 'llm', 'llm_v0'] as const;

@@ -1,6 +1,7 @@
 import type { LlmRequest, LlmResponse, LlmToolCall } from './llm-types.js';
 import { readUsage, type ModelPricing } from './llm-usage.js';
 import type { SamplingOptions } from './sampling-options.js';
+import { isRecord } from '@agentbench/helpers';
 
 type ReadAnswer = Omit<LlmResponse, 'attempts' | 'durationMs' | 'requestId'>;
 
@@ -35,10 +36,6 @@ export function chatRequestBody(model: string, request: LlmRequest, sampling: Sa
   if (sampling.topP !== undefined) body['top_p'] = sampling.topP;
   if (sampling.maxOutputTokens !== undefined) body['max_tokens'] = sampling.maxOutputTokens;
   return body;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Reads a chat completion; a string names what is missing when the answer cannot be used. */

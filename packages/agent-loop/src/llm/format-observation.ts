@@ -1,5 +1,6 @@
 import type { ToolResult } from '@agentbench/schemas';
 import type { Observation, ToolHistoryEntry } from '../agents/agent.js';
+import { isRecord } from '@agentbench/helpers';
 
 export interface ObservationFormat {
   /** Tool calls shown, most recent last. Default 8. */
@@ -34,10 +35,6 @@ export function headAndTail(text: string, maxChars: number): string {
 export function tail(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   return `…[${text.length - maxChars} earlier characters cut]…\n${text.slice(text.length - maxChars)}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A tool result as text for the model, whatever shape each tool's `data` has. */

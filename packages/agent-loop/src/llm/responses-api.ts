@@ -1,6 +1,7 @@
 import type { LlmRequest, LlmResponse, LlmToolCall } from './llm-types.js';
 import { readUsage, type ModelPricing } from './llm-usage.js';
 import type { SamplingOptions } from './sampling-options.js';
+import { isRecord } from '@agentbench/helpers';
 
 type ReadAnswer = Omit<LlmResponse, 'attempts' | 'durationMs' | 'requestId'>;
 
@@ -40,10 +41,6 @@ export function responsesRequestBody(model: string, request: LlmRequest, samplin
   if (sampling.topP !== undefined) body['top_p'] = sampling.topP;
   if (sampling.maxOutputTokens !== undefined) body['max_output_tokens'] = sampling.maxOutputTokens;
   return body;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Reads a Responses API answer: output_text parts of message items, and function_call items. */

@@ -11,6 +11,7 @@ import type { EventLogger } from '../logging/event-logger.js';
 import { resolveLoopLimits, type AgentLoopLimits } from './loop-limits.js';
 import { normalizeTestOutput, RepeatedFailureDetector } from './repeated-failure.js';
 import type { ToolExecutor } from './tool-executor.js';
+import { isRecord } from '@agentbench/helpers';
 
 export interface AgentLoopOptions {
   sandbox: Sandbox;
@@ -78,10 +79,6 @@ function pad(step: number): string {
 
 function normalizeCommand(command: string): string {
   return command.trim().replace(/\s+/g, ' ');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Tool errors the agent can do something about; anything else means the tool runtime is broken. */

@@ -1,3 +1,4 @@
+import { isRecord } from '@agentbench/helpers';
 /**
  * The usage block of an answer as the provider sent it: `usage` of a body, a Chat Completions
  * chunk or an Anthropic `message_delta`; `response.usage` of a Responses event; `message.usage`
@@ -17,11 +18,11 @@ export function usageOfResponse(body: string, isStream: boolean): Record<string,
 }
 
 function usageOf(value: unknown): Record<string, unknown> | null {
-  if (!isObject(value)) return null;
-  if (isObject(value['usage'])) return value['usage'];
+  if (!isRecord(value)) return null;
+  if (isRecord(value['usage'])) return value['usage'];
   for (const key of ['response', 'message']) {
     const inner = value[key];
-    if (isObject(inner) && isObject(inner['usage'])) return inner['usage'];
+    if (isRecord(inner) && isRecord(inner['usage'])) return inner['usage'];
   }
   return null;
 }
@@ -34,6 +35,3 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,3 +1,4 @@
+import { isRecord } from '@agentbench/helpers';
 /**
  * The part of JSON Schema a judge answer can be held to, validated strictly and without a dependency:
  * `type` (one or a list), `enum`, `const`, `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`,
@@ -31,10 +32,6 @@ const ASSERTION_KEYWORDS = new Set([
 const ANNOTATION_KEYWORDS = new Set(['title', 'description', 'default', 'examples', '$comment']);
 
 export const SUPPORTED_JSON_SCHEMA_KEYWORDS: readonly string[] = [...ASSERTION_KEYWORDS, ...ANNOTATION_KEYWORDS];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function join(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;

@@ -1,9 +1,9 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatFieldPath, PluginReferenceSchema, readInputFile, type PluginReference } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { ConfigFileError } from '../errors/config-file-error.js';
+import { isFile } from '@agentbench/helpers';
 
 /** Looked for in the working directory, in this order; more than one is an error. */
 export const CONFIG_FILE_NAMES = ['agentbench.config.json', 'agentbench.config.js', 'agentbench.config.mjs', 'agentbench.config.ts'] as const;
@@ -19,20 +19,12 @@ export interface LoadedConfigFile {
   plugins: PluginReference[];
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** The config file in `directory`, or undefined; throws when several exist. */
 export async function findConfigFile(directory: string): Promise<string | undefined> {
   const found: string[] = [];
   for (const name of CONFIG_FILE_NAMES) {
     const file = path.join(directory, name);
-    if (await exists(file)) found.push(file);
+    if (await isFile(file)) found.push(file);
   }
   if (found.length > 1) {
     throw new ConfigFileError(found[0] as string, `found ${found.map((file) => path.basename(file)).join(' and ')} in ${directory}; keep one`);
@@ -76,7 +68,7 @@ async function readConfigValue(file: string): Promise<unknown> {
 /** Reads and validates a config file. */
 export async function loadConfigFile(file: string): Promise<LoadedConfigFile> {
   const absolute = path.resolve(file);
-  if (!(await exists(absolute))) throw new ConfigFileError(absolute, 'does not exist');
+  if (!(await isFile(absolute))) throw new ConfigFileError(absolute, 'does not exist');
   const value = await readConfigValue(absolute);
   const parsed = v.safeParse(AgentbenchConfigSchema, value);
   if (!parsed.success) {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginReference } from '@agentbench/schemas';
-import { resolveModulePath } from '@agentbench/schemas/internal';
+import { resolveModulePath } from '@agentbench/helpers';
 import { PluginLoadError } from '../errors/plugin-load-error.js';
 import { PluginVersionError } from '../errors/plugin-version-error.js';
 import { BUILTIN_EVALUATOR_TYPES } from '../evaluators/builtin-evaluators.js';

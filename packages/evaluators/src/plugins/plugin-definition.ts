@@ -2,6 +2,7 @@ import type { ConversationRecord } from '../context/evaluation-context.js';
 import { PluginDefinitionError } from '../errors/plugin-definition-error.js';
 import { evaluatorShapeProblem, type Evaluator } from '../evaluator.js';
 import { scannerShapeProblem, type Scanner } from '../scanners/scanner.js';
+import { isRecord } from '@agentbench/helpers';
 
 /**
  * An environment provider a plugin offers (a scenario's `environment.type`). The scenario runner defines
@@ -50,10 +51,6 @@ export interface PluginDefinition {
 const pluginMarker = Symbol.for('agentbench.plugin');
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 const PLUGIN_KEYS = new Set(['name', 'version', 'description', 'evaluators', 'environmentProviders', 'terminationConditions', 'services', 'scanners']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function listProblems(definition: Record<string, unknown>, key: string, check: (item: unknown, index: number) => string | undefined): string[] {
   const list = definition[key];

@@ -25,6 +25,7 @@ import { buildPluginSet, inlinePlugin, type LoadedPluginSet } from '../plugins/p
 import { capDetails, capText } from './bounded-report.js';
 import type { EvaluationReport } from './evaluation-report.js';
 import { DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS, runGuardedEvaluation } from './guarded-evaluation.js';
+import { isRecord } from '@agentbench/helpers';
 
 /** Keys every evaluation entry may have; the rest are the evaluator's parameters. */
 export const COMMON_EVALUATION_KEYS = ['type', 'description', 'negate', 'weight', 'timeout_ms'] as const;
@@ -69,10 +70,6 @@ export interface EvaluatorRegistryOptions {
 }
 
 const BUILT_IN = 'built-in';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function splitEntry(entry: Record<string, unknown>): { common: Record<string, unknown>; parameters: Record<string, unknown> } {
   const common: Record<string, unknown> = {};

@@ -1,7 +1,4 @@
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
+import { isRecord } from '@agentbench/helpers';
 /** The texts of Anthropic content: a string, or blocks (text, tool_use input, tool_result content). */
 function blockTexts(content: unknown): string[] {
   if (typeof content === 'string') return [content];

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { FakeLlmServerError } from '../errors/fake-llm-server-error.js';
 import type { FakeReply } from '../replies/fake-reply.js';
 import { normalizeReply } from '../replies/normalize-reply.js';

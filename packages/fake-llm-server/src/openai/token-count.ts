@@ -1,11 +1,8 @@
+import { isRecord } from '@agentbench/helpers';
 /** Whitespace-separated words: the deterministic stand-in for tokens. */
 export function countWords(text: string): number {
   const words = text.trim().split(/\s+/);
   return words[0] === '' ? 0 : words.length;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Every piece of text in message content: a string, or parts with `text` (chat and Responses shapes). */

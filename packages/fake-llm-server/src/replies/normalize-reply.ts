@@ -1,6 +1,7 @@
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { FakeLlmServerError } from '../errors/fake-llm-server-error.js';
 import { FAULTS, FINISH_REASONS, type FakeReply, type NormalizedMessage, type NormalizedReply } from './fake-reply.js';
+import { isRecord } from '@agentbench/helpers';
 
 const MESSAGE_FIELDS = ['text', 'toolCalls', 'usage', 'finishReason', 'model', 'delayMs'];
 const STATUS_FIELDS = ['status', 'body', 'headers', 'delayMs'];
@@ -20,10 +21,6 @@ const SUGGESTIONS: Record<string, string> = {
 
 function fail(field: string, message: string): never {
   throw new FakeLlmServerError(`${field}: ${message}`);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkKnownFields(value: Record<string, unknown>, allowed: readonly string[], field: string): void {
@@ -68,7 +65,7 @@ function normalizeMessage(value: Record<string, unknown>, field: string): Normal
   }
   const toolCalls = (rawToolCalls ?? []).map((call: unknown, index: number) => {
     const callField = `${field}.toolCalls[${index}]`;
-    if (!isPlainObject(call)) fail(callField, `expected an object {name, arguments}, found ${describeValue(call)}`);
+    if (!isRecord(call)) fail(callField, `expected an object {name, arguments}, found ${describeValue(call)}`);
     checkKnownFields(call, TOOL_CALL_FIELDS, callField);
     const name = call['name'];
     if (typeof name !== 'string' || name === '') fail(`${callField}.name`, `expected a non-empty string, found ${describeValue(name)}`);
@@ -83,7 +80,7 @@ function normalizeMessage(value: Record<string, unknown>, field: string): Normal
     };
   });
   const rawUsage = value['usage'];
-  if (rawUsage !== undefined && !isPlainObject(rawUsage)) {
+  if (rawUsage !== undefined && !isRecord(rawUsage)) {
     fail(`${field}.usage`, `expected an object {prompt_tokens, completion_tokens}, found ${describeValue(rawUsage)}`);
   }
   let usage: NormalizedMessage['usage'];
@@ -110,7 +107,7 @@ function normalizeMessage(value: Record<string, unknown>, field: string): Normal
 
 function normalizeHeaders(value: unknown, field: string): Record<string, string> {
   if (value === undefined) return {};
-  if (!isPlainObject(value)) fail(field, `expected an object of header names to values, found ${describeValue(value)}`);
+  if (!isRecord(value)) fail(field, `expected an object of header names to values, found ${describeValue(value)}`);
   const headers: Record<string, string> = {};
   for (const [name, headerValue] of Object.entries(value)) {
     if (typeof headerValue !== 'string' && typeof headerValue !== 'number') {
@@ -127,7 +124,7 @@ function normalizeHeaders(value: unknown, field: string): Record<string, string>
  */
 export function normalizeReply(reply: FakeReply, field: string): NormalizedReply {
   if (typeof reply === 'string') return { kind: 'message', message: normalizeMessage({ text: reply }, field), delayMs: 0 };
-  if (!isPlainObject(reply)) {
+  if (!isRecord(reply)) {
     fail(field, `expected a string or an object ({text, toolCalls}, {status}, or {fault}), found ${describeValue(reply)}`);
   }
   if ('status' in reply && 'fault' in reply) fail(field, 'has both status and fault; a reply is one or the other');

@@ -1,6 +1,6 @@
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { FakeLlmServerError } from '../errors/fake-llm-server-error.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '@agentbench/helpers';
 import type { FakeLlmServerOptions } from './fake-llm-server-options.js';
 
 /** Fails with a FakeLlmServerError naming the first option that has the wrong type. */

@@ -1,4 +1,4 @@
-import { isRecord } from '../is-record.js';
+import { isRecord } from '@agentbench/helpers';
 import type { RecordedRequest } from './recorded-request.js';
 
 function textOf(content: unknown): string | undefined {

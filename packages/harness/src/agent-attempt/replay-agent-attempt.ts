@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { AgentLoopLimits, EventListener } from '@agentbench/agent-loop';
 import { CASSETTE_FILE_NAME, checkCassetteRun, readCassette } from '@agentbench/cassette';
 import { AttemptRecordSchema, RunRecordSchema, loadTask, type AttemptRecord } from '@agentbench/schemas';
-import { writeJsonAtomic } from '@agentbench/schemas/internal';
+import { writeJsonAtomic } from '@agentbench/helpers';
 import type { SandboxFactory } from '../attempt/sandbox-factory.js';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { compareAttemptTrajectories, type AttemptComparison } from './compare-attempt-trajectories.js';

@@ -2,7 +2,7 @@ import { mkdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LLM_PROXY_URL_VARIABLE, OPENROUTER_BASE_URL, loadAgent, resolveLlmConfig, type Agent, type AgentLoopLimits, type AgentLoopResult, type EventListener } from '@agentbench/agent-loop';
 import { CASSETTE_FILE_NAME, startModelProxy, type Cassette, type Divergence, type ModelProxy, type ModelProxyMode } from '@agentbench/cassette';
-import { resolveLoopLimits } from '@agentbench/agent-loop/internal';
+import { resolveLoopLimits } from '@agentbench/agent-loop';
 import { HARNESS_VERSION, loadTask, type AttemptRecord, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
 import type { Scanner } from '@agentbench/evaluators';

@@ -1,6 +1,6 @@
 import { runScheduled } from '@agentbench/scheduler';
 import { ConfigurationError } from '@agentbench/schemas';
-import { timestampForPath } from '@agentbench/schemas/internal';
+import { timestampForPath } from '@agentbench/helpers';
 import path from 'node:path';
 import { runAgentRun, type AgentRunEvent, type AgentRunOptions, type AgentRunResult } from '../run/agent-run/run-agent-run.js';
 import { modelFolderName, providerOf, readModelList } from './model-list.js';

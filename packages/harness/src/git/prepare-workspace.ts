@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { COMMIT_SHA_PATTERN, isRemoteRepositoryUrl } from '@agentbench/schemas';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
@@ -6,6 +6,7 @@ import { RepositoryError, type RepositoryStage } from '../errors/repository-erro
 import { applyMirrorMap, type MirrorRule } from './mirror-map.js';
 import { RepoCache } from './repo-cache.js';
 import { GitCommandFailure, runGit } from './run-git.js';
+import { pathExists } from '@agentbench/helpers';
 
 export interface PrepareWorkspaceOptions {
   /** The repository as the task names it, resolved: a remote URL or an absolute local path (`LoadedTask.repoUrl`). */
@@ -44,26 +45,17 @@ export interface PreparedWorkspace {
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
 
-async function exists(target: string): Promise<boolean> {
-  try {
-    await stat(target);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A local mirror folder may be named with or without `.git`. */
 async function localCandidate(localPath: string): Promise<string> {
-  if (await exists(localPath)) return localPath;
+  if (await pathExists(localPath)) return localPath;
   const alternative = localPath.endsWith('.git') ? localPath.slice(0, -4) : `${localPath.replace(/[\\/]+$/, '')}.git`;
-  return (await exists(alternative)) ? alternative : localPath;
+  return (await pathExists(alternative)) ? alternative : localPath;
 }
 
 /** The git directory of a local repository: `<source>/.git` for a work tree, the folder itself when bare. */
 async function gitDirectoryOf(source: string): Promise<string> {
   const dotGit = path.join(source, '.git');
-  return (await exists(dotGit)) ? dotGit : source;
+  return (await pathExists(dotGit)) ? dotGit : source;
 }
 
 /** git's first line saying what went wrong, without the progress lines and advice paragraphs around it. */
@@ -138,8 +130,8 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
   } else if (mirrored.rule !== undefined) {
     source = await localCandidate(mirrored.url);
   }
-  if (await exists(repoDir)) fail(new Error(`the workspace ${repoDir} already exists; an attempt needs a fresh folder`));
-  if (!(await exists(source))) fail(new Error(`fatal: repository '${source}' does not exist`));
+  if (await pathExists(repoDir)) fail(new Error(`the workspace ${repoDir} already exists; an attempt needs a fresh folder`));
+  if (!(await pathExists(source))) fail(new Error(`fatal: repository '${source}' does not exist`));
 
   // A branch, a tag or a short sha cannot be fetched by name from a sha: resolve it in the source.
   let commitSha = commit;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { isCommitSha } from '@agentbench/schemas';
@@ -7,6 +7,7 @@ import { RepositoryError } from '../errors/repository-error.js';
 import { withFileLock } from '../util/file-lock.js';
 import { cacheFolderName } from './repository-url.js';
 import { GitCommandFailure, runGit } from './run-git.js';
+import { pathExists } from '@agentbench/helpers';
 
 export const CACHE_DIRECTORY_VARIABLE = 'AGENTBENCH_CACHE_DIR';
 
@@ -21,15 +22,6 @@ export interface CachedRepository {
   path: string;
   /** Whether the network was used (first clone or a fetch). */
   didFetch: boolean;
-}
-
-async function exists(target: string): Promise<boolean> {
-  try {
-    await stat(target);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -69,7 +61,7 @@ export class RepoCache {
     await mkdir(this.directory, { recursive: true });
     return withFileLock(`${mirror}.lock`, async () => {
       const gitOptions = { signal: options.signal, logFile: options.logFile };
-      if (!(await exists(mirror))) {
+      if (!(await pathExists(mirror))) {
         await this.createMirror(url, mirror, gitOptions);
         if (!isCommitSha(commit) || (await this.hasCommit(mirror, commit))) return { path: mirror, didFetch: true };
         await this.fetchCommit(url, mirror, commit, gitOptions);

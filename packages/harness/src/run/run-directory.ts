@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { writeJsonAtomic } from '@agentbench/schemas/internal';
+import { writeJsonAtomic } from '@agentbench/helpers';
 import { ArtifactWriteError, asArtifactWriteError, isWriteFailure, writingArtifact } from '../errors/artifact-write-error.js';
 
 /** Run folders are private to the user who ran them. */

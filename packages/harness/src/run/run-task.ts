@@ -7,7 +7,7 @@ import { executeAttempt, type AttemptOptions, type AttemptOutcome } from '../att
 import { loadMirrorMap } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { appendAttemptRecordFreeingWorkspace } from './attempts-file.js';
-import { timestampForPath } from '@agentbench/schemas/internal';
+import { timestampForPath } from '@agentbench/helpers';
 import { ArtifactWriteError, writingArtifact } from '../errors/artifact-write-error.js';
 import { createArtifactFolder, createUniqueDirectory, writeRunJson } from './run-directory.js';
 

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '@agentbench/agent-loop';
 import { AgentBenchError, type LoadedTask, type TaskValidity } from '@agentbench/schemas';
-import { appendJsonLine, writeJsonAtomic } from '@agentbench/schemas/internal';
+import { appendJsonLine, writeJsonAtomic } from '@agentbench/helpers';
 import { relativeToRun } from '../attempt/attempt-paths.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt } from '../attempt/execute-attempt.js';

@@ -1,4 +1,5 @@
 import { MESSAGE_EXCERPT_CHARACTERS, outputExcerpt } from '@agentbench/sandbox';
+import { formatTable } from '@agentbench/helpers';
 import type { SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
 import { formatDuration } from './format-duration.js';
 
@@ -22,13 +23,6 @@ function reasonOf(result: SuiteTaskResult): string {
 
 function durationOf(result: SuiteTaskResult): string {
   return result.record === undefined ? '-' : formatDuration(result.record.duration_sec * 1000);
-}
-
-/** Lines of a plain-text table, columns padded to their widest cell. */
-export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
 }
 
 /**

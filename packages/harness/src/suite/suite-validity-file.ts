@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import { TaskValiditySchema, type SuiteValidity, type TaskValidity } from '@agentbench/schemas';
-import { writeJsonAtomic } from '@agentbench/schemas/internal';
+import { writeJsonAtomic } from '@agentbench/helpers';
 import { TASK_VALIDITY_FILE, taskValidityFolder } from './check-task-validity.js';
 
 export const SUITE_VALIDITY_FILE = 'validity.json';

@@ -19,7 +19,7 @@ import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { ArtifactWriteError } from '../errors/artifact-write-error.js';
 import { appendAttemptRecordFreeingWorkspace, dropTornLine, readAttemptRecords } from '../run/attempts-file.js';
-import { timestampForPath } from '@agentbench/schemas/internal';
+import { timestampForPath } from '@agentbench/helpers';
 import { createUniqueDirectory, writeRunJson } from '../run/run-directory.js';
 import { releaseFileLock, tryAcquireFileLock } from '../util/file-lock.js';
 import { prepareEngines } from '../engines/prepare-engines.js';

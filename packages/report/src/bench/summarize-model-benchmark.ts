@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { writeJsonAtomic } from '@agentbench/schemas/internal';
+import { writeJsonAtomic } from '@agentbench/helpers';
 import type { ReportModel } from '../model/report-model.js';
 import { readRunFolders } from '../read/read-run-folders.js';
 import { sandboxFactsOf } from '../summary/sandbox-facts.js';

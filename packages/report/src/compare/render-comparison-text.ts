@@ -1,4 +1,4 @@
-import { formatTable } from './format-table.js';
+import { formatTable } from '@agentbench/helpers';
 import { FIGURE_LABELS, callText, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, suspicionLines, verdictLine } from './comparison-phrases.js';
 import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
 import type { RunComparison } from './run-comparison.js';

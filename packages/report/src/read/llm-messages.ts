@@ -1,5 +1,6 @@
 import type { ReadProblem } from '../model/report-model.js';
 import { problemReporter, readJsonLines } from './read-jsonl.js';
+import { isRecord } from '@agentbench/helpers';
 
 /** What the report takes from `llm_messages.jsonl`: each answer's text, and tool outputs by call id. */
 export interface LlmTranscript {
@@ -7,10 +8,6 @@ export interface LlmTranscript {
   answers: Array<{ step: number | null; text: string }>;
   /** The output the agent sent back for each tool call id (the last one seen). */
   toolOutputs: Map<string, string>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function textOf(content: unknown): string {

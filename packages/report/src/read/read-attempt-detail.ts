@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { emptyDetail, type DiffView, type LogView, type ReadProblem, type RowDetail, type TimelineEntry } from '../model/report-model.js';
 import { readAgentRunTimeline, type EventRunSummary } from './agent-run-timeline.js';
@@ -6,6 +6,7 @@ import { readLlmTranscript } from './llm-messages.js';
 import type { PreviewLimits } from './preview-limits.js';
 import { readJsonFile } from './read-jsonl.js';
 import { previewFile, previewText } from './text-preview.js';
+import { isDirectory, isFile, isRecord } from '@agentbench/helpers';
 
 /** Where an attempt's files are. Every path is absolute; any may be missing. */
 export interface AttemptFiles {
@@ -21,20 +22,6 @@ export interface AttemptFiles {
   patches: string[];
   /** Folder stage logs in the details file are relative to (the run folder). */
   detailsBase?: string;
-}
-
-async function isDirectory(target: string): Promise<boolean> {
-  return stat(target).then(
-    (info) => info.isDirectory(),
-    () => false,
-  );
-}
-
-async function isFile(target: string): Promise<boolean> {
-  return stat(target).then(
-    (info) => info.isFile(),
-    () => false,
-  );
 }
 
 /** The files of an attempt from its record's artifact_paths (relative to `base`) and its folder's usual names. */
@@ -77,10 +64,6 @@ function trimTimeline(entries: TimelineEntry[], limit: number): { entries: Timel
   const omitted = entries.length - limit;
   const marker: TimelineEntry = { kind: 'note', step: null, title: `… ${omitted} entries not shown: see events.jsonl …`, links: [] };
   return { entries: [...entries.slice(0, head), marker, ...entries.slice(entries.length - tail)], omitted };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function stageTimeline(file: string, base: string, limits: PreviewLimits, problems: ReadProblem[]): Promise<{ entries: TimelineEntry[]; message?: string; notes: string[] }> {

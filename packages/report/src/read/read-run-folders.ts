@@ -12,6 +12,7 @@ import { readScenarioResult } from './read-scenario-result.js';
 import { statusOf } from './row-status.js';
 import { costUnknownText } from '../summary/cost-unknown.js';
 import { taskValidityText } from '../summary/attempt-counts.js';
+import { isFile, isRecord } from '@agentbench/helpers';
 
 export interface ReadRunFoldersOptions {
   /** Preview limits before scaling by the number of rows (see `scaledPreviewLimits`). */
@@ -38,17 +39,6 @@ function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
 
 function attemptKey(record: AttemptRecord): string {
   return `${record.run_id}\u0000${record.task_id}\u0000${record.timestamp_start}`;
-}
-
-async function isFile(target: string): Promise<boolean> {
-  return stat(target).then(
-    (info) => info.isFile(),
-    () => false,
-  );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

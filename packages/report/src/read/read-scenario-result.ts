@@ -6,15 +6,12 @@ import type { PreviewLimits } from './preview-limits.js';
 import { readJsonFile } from './read-jsonl.js';
 import { statusOf } from './row-status.js';
 import { previewText } from './text-preview.js';
+import { isRecord } from '@agentbench/helpers';
 
 /** Failure reason of a scenario run whose evaluations (judgment) failed. */
 export const EVALUATIONS_FAILED = 'EVALUATIONS_FAILED';
 /** Failure reason of a scenario run that could not complete, when its error names no FailureReason. */
 export const RUN_ERRORED = 'RUN_ERRORED';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);

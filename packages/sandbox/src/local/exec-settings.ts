@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { quoteShellWord } from '@agentbench/schemas/internal';
+import { quoteShellWord } from '@agentbench/helpers';
 import { DEFAULT_LOG_CAP_BYTES } from '../command-log.js';
 import { SandboxError } from '../errors/sandbox-error.js';
 import type { ExecOptions, SandboxSpec } from '../sandbox.js';

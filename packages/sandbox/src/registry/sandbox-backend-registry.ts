@@ -2,6 +2,7 @@ import { SandboxError } from '../errors/sandbox-error.js';
 import type { Sandbox, SandboxSpec } from '../sandbox.js';
 import { assertSandboxBackendName } from './backend-name.js';
 import type { SandboxBackend, SandboxBackendDefinition, SandboxBackendPromises } from './sandbox-backend.js';
+import { isRecord } from '@agentbench/helpers';
 
 /** What `listSandboxBackends` tells about one backend, without loading it. */
 export interface SandboxBackendInfo {
@@ -19,10 +20,6 @@ interface Entry {
 
 const ISOLATION_LEVELS = new Set(['none', 'namespaces', 'container', 'virtual-machine']);
 const LIMIT_PROMISES = new Set(['enforced', 'best-effort', 'ignored']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

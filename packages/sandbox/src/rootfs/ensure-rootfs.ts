@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -7,6 +7,7 @@ import type Docker from 'dockerode';
 import { buildContainerLabels } from '../docker/labels.js';
 import { ImageMissingError, SandboxError } from '../errors/sandbox-error.js';
 import { defaultEngine } from '../docker/default-engine.js';
+import { isDirectory } from '@agentbench/helpers';
 
 export interface EnsureRootfsOptions {
   /** Runner image whose file system is exported, e.g. `agentbench/py-runner:0.1.0`. */
@@ -165,14 +166,6 @@ async function extractTar(archive: NodeJS.ReadableStream, target: string): Promi
     });
   });
   await Promise.all([pipeline(archive, tar.stdin), exited]);
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 async function removeTree(path: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { quoteShellWord } from '@agentbench/schemas/internal';
+import { quoteShellWord } from '@agentbench/helpers';
 import { transform } from 'esbuild';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import type { EnvironmentProvider, ExecutionResult, ProviderRunOptions } from '../providers/environment-provider.js';

@@ -1,4 +1,5 @@
 import type { LlmUsage } from '@agentbench/agent-loop';
+import { isRecord } from '@agentbench/helpers';
 
 /** Who spent tokens: the agent under test, the user simulator, or the judge (evaluations and termination checks). */
 export const LLM_ROLES = ['agent', 'simulator', 'judge'] as const;
@@ -63,10 +64,6 @@ export class UsageMeter {
   get totalTokens(): number {
     return LLM_ROLES.reduce((sum, role) => sum + this.byRole[role].total_tokens, 0);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

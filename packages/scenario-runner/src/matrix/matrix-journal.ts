@@ -1,6 +1,6 @@
 import { mkdir, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
-import { appendJsonLine, writeJsonAtomic } from '@agentbench/schemas/internal';
+import { appendJsonLine, writeJsonAtomic } from '@agentbench/helpers';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 /** What the journal needs of a matrix run's record. */
 export interface JournalledRun {

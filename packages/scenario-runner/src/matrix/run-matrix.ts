@@ -9,7 +9,7 @@ import { checkMatrix } from '../check/check-matrix.js';
 import { checkAgentEndpoint } from './check-agent-endpoint.js';
 import type { ScenarioPlan } from '../plan/plan-scenario.js';
 import { checkSeed, createSeededRandom, randomSeed } from '../random/seeded-random.js';
-import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
+import { timestampForPath, writeJsonAtomic } from '@agentbench/helpers';
 import { slugForPath } from '../run/result-files.js';
 import { runScenario, type RunScenarioOptions, type ScenarioRunEvent } from '../run/run-scenario.js';
 import type { ScenarioRunStatus } from '../run/scenario-result.js';

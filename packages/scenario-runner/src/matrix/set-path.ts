@@ -1,9 +1,6 @@
 import { formatFieldPath, parseFieldPath, showText, showValue } from '@agentbench/schemas';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '@agentbench/helpers';
 
 function describeContainer(value: unknown): string {
   if (Array.isArray(value)) return `a list of ${value.length}`;

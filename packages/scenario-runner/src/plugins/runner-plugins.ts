@@ -13,6 +13,7 @@ import type { ServiceDefinition, ServiceMethodDefinition } from '../services/ser
 import type { CustomTerminationCondition } from '../conversation/termination.js';
 import { BUILTIN_PROVIDERS } from '../providers/builtin-providers.js';
 import { sandboxBackendOf } from '../providers/sandbox-backend-provider.js';
+import { isRecord } from '@agentbench/helpers';
 
 export type { PluginResolution };
 
@@ -79,10 +80,6 @@ export function registerPluginSandboxBackends(set: LoadedPluginSet): void {
       throw new ScenarioRunnerError('plugin_load_failed', `${origin}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

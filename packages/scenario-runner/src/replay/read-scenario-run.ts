@@ -1,6 +1,7 @@
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
+import { pathExists } from '@agentbench/helpers';
 import { ScenarioRunSettingsSchema, type ScenarioRunSettings } from '@agentbench/schemas';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import { RUN_SETTINGS_FILE } from '../run/result-files.js';
@@ -8,19 +9,10 @@ import type { ScenarioRunResult } from '../run/scenario-result.js';
 
 const RESULT_FILE = 'result.json';
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A folder a scenario run wrote: its `result.json` or `run-settings.json` (an agent attempt folder has `attempt.json` instead). */
 export async function isScenarioRunFolder(folder: string): Promise<boolean> {
-  if (await exists(path.join(folder, 'attempt.json'))) return false;
-  return (await exists(path.join(folder, RESULT_FILE))) || (await exists(path.join(folder, RUN_SETTINGS_FILE)));
+  if (await pathExists(path.join(folder, 'attempt.json'))) return false;
+  return (await pathExists(path.join(folder, RESULT_FILE))) || (await pathExists(path.join(folder, RUN_SETTINGS_FILE)));
 }
 
 async function readJson(file: string, missing: string): Promise<unknown> {
@@ -58,7 +50,7 @@ export async function readScenarioResult(runDir: string): Promise<ScenarioRunRes
 /** The run's `run-settings.json`; a run recorded before runs kept them gets an error saying to re-record it. */
 export async function readRunSettings(runDir: string): Promise<ScenarioRunSettings> {
   const file = path.join(runDir, RUN_SETTINGS_FILE);
-  if (!(await exists(file))) {
+  if (!(await pathExists(file))) {
     throw new ScenarioRunnerError(
       'replay',
       `${runDir}: this run was recorded before scenario runs kept their settings (no ${RUN_SETTINGS_FILE}), so it cannot be replayed; re-record it with ab scenario run`,

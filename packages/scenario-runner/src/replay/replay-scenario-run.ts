@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CASSETTE_FILE_NAME, checkCassetteRun, readCassette, type Divergence } from '@agentbench/cassette';
 import { JUDGE_MODEL_TYPES } from '@agentbench/evaluators';
 import { loadScenario, type LoadedScenario, type ScenarioRunSettings } from '@agentbench/schemas';
-import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
+import { timestampForPath, writeJsonAtomic } from '@agentbench/helpers';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import type { LlmSettings, RoleLlmSettings } from '../llm/llm-settings.js';
 import { applyCombination } from '../matrix/expand-matrix.js';

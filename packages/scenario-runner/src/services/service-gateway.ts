@@ -5,6 +5,7 @@ import type { ServiceCall } from '../mocks/mock-matching.js';
 import { describeForTrajectory, type TrajectoryRecorder } from '../trajectory/trajectory-recorder.js';
 import { parameterNames } from './service-definition.js';
 import type { ServiceRegistry } from './service-registry.js';
+import { isRecord } from '@agentbench/helpers';
 
 /** A call as a caller writes it: positional `args`, named `input`, or both. */
 export interface ServiceCallRequest {
@@ -46,10 +47,6 @@ export const TOOLS_SERVICE_NAME = 'tools';
 
 export function actionName(service: string, method: string): string {
   return service === TOOLS_SERVICE_NAME ? method : `${service}.${method}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

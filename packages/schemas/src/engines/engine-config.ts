@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { closestName } from '../shared/closest-name.js';
+import { isRecord } from '@agentbench/helpers';
 
 /** TLS material of a `tcp://` engine: paths of PEM files (relative ones resolve against the engines file's folder). */
 export interface EngineTlsConfig {
@@ -31,10 +32,6 @@ export const ENGINE_NAME_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 const ENGINE_KEYS = ['name', 'host', 'tls', 'capacity'] as const;
 const TLS_KEYS = ['ca', 'cert', 'key'] as const;
 const HOST_EXAMPLES = 'unix:///var/run/docker.sock, tcp://10.0.0.5:2376 or ssh://user@host';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function show(value: unknown): string {
   return value === undefined ? 'nothing' : JSON.stringify(value);

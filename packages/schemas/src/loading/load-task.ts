@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
@@ -9,6 +8,7 @@ import { readYamlFile } from './read-source-file.js';
 import { toValidationIssues } from './valibot-issues.js';
 import { hasErrors, sortIssues, type ValidationIssue } from './validation-issue.js';
 import type { ValidationResult } from './validation-result.js';
+import { pathExists } from '@agentbench/helpers';
 
 /** A validated task with its location and resolved paths. `task.repo.url` stays as written; `repoUrl` is resolved. */
 export interface LoadedTask {
@@ -41,15 +41,6 @@ export function resolveRepositoryUrl(url: string, taskDir: string): { repoUrl: s
   if (isRemoteRepositoryUrl(url)) return { repoUrl: url, isLocalRepo: false };
   if (url.startsWith('file://')) return { repoUrl: fileURLToPath(url), isLocalRepo: true };
   return { repoUrl: path.resolve(taskDir, url), isLocalRepo: true };
-}
-
-async function pathExists(target: string): Promise<boolean> {
-  try {
-    await stat(target);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Validates a task.yaml and returns every issue (never throws for bad input). */

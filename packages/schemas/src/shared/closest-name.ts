@@ -1,4 +1,4 @@
-import { editDistance } from './edit-distance.js';
+import { editDistance } from '@agentbench/helpers';
 
 /** The candidate closest to `name` when it is close enough to be a typo (a third of its length), else undefined. */
 export function closestName(name: string, candidates: readonly string[]): string | undefined {

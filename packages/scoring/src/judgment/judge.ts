@@ -1,5 +1,5 @@
 import { JUDGMENT_STRATEGIES } from '@agentbench/schemas';
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { ScoringError } from '../errors/scoring-error.js';
 
 // The strategies are the scenario format's (`judgment.strategy`), so they live with it in schemas.

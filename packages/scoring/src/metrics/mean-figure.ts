@@ -1,4 +1,4 @@
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { ScoringError } from '../errors/scoring-error.js';
 
 /** A per-attempt figure (tokens, cost, steps, seconds) averaged over the attempts that report it. */

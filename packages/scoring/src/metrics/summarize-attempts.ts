@@ -1,5 +1,5 @@
 import { FAILURE_REASONS, type FailureReason } from '@agentbench/schemas';
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { ScoringError } from '../errors/scoring-error.js';
 import { isFailureReason } from '../taxonomy/failure-precedence.js';
 import { checkCount } from './check-count.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { ScoringError } from '../errors/scoring-error.js';
 import { checkCount } from './check-count.js';
 

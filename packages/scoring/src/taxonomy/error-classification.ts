@@ -15,7 +15,7 @@ export const ERROR_KIND_FAILURES = {
 // Marker set by @agentbench/sandbox's SandboxError; read here so scoring need not import sandbox.
 const sandboxErrorMarker = Symbol.for('agentbench.sandbox-error');
 
-function isRecord(value: unknown): value is Record<PropertyKey, unknown> {
+function isObjectLike(value: unknown): value is Record<PropertyKey, unknown> {
   return (typeof value === 'object' || typeof value === 'function') && value !== null;
 }
 
@@ -30,7 +30,7 @@ function isRecord(value: unknown): value is Record<PropertyKey, unknown> {
  * 4. anything else is `internal`: an exception nobody classified is a bug of ours.
  */
 export function errorKindOf(error: unknown): ErrorKind {
-  if (isRecord(error)) {
+  if (isObjectLike(error)) {
     const declaredKind = error['errorKind'];
     if (typeof declaredKind === 'string' && declaredKind in ERROR_KIND_FAILURES) return declaredKind as ErrorKind;
     if (sandboxErrorMarker in error) return 'sandbox';
@@ -41,6 +41,6 @@ export function errorKindOf(error: unknown): ErrorKind {
 
 /** The FailureReason for an exception that ended a stage (see `errorKindOf`). */
 export function failureReasonForError(error: unknown): FailureReason {
-  if (isRecord(error) && isFailureReason(error['failureReason'])) return error['failureReason'];
+  if (isObjectLike(error) && isFailureReason(error['failureReason'])) return error['failureReason'];
   return ERROR_KIND_FAILURES[errorKindOf(error)];
 }

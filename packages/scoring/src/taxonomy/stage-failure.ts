@@ -1,5 +1,5 @@
 import type { FailureReason, StopReason } from '@agentbench/schemas';
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { ScoringError } from '../errors/scoring-error.js';
 import { failureReasonForError } from './error-classification.js';
 import { failureReasonForStopReason } from './stop-reason-mapping.js';

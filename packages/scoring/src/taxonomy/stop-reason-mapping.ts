@@ -1,5 +1,5 @@
 import { STOP_REASONS, type FailureReason, type StopReason } from '@agentbench/schemas';
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { ScoringError } from '../errors/scoring-error.js';
 
 /**

@@ -7,6 +7,7 @@ import type { RecordProblem } from '../records/swebench-record.js';
 import { buildTaskFolder, type TaskBuildSettings } from './build-task-files.js';
 import { TASK_FOLDER_FILES } from './task-folder-files.js';
 import type { TestCommandPlan } from './test-command.js';
+import { pathExists } from '@agentbench/helpers';
 
 export interface ImportSwebenchOptions extends Omit<TaskBuildSettings, 'suite'> {
   /** A `.jsonl` or `.json` file of SWE-bench instances. */
@@ -39,13 +40,6 @@ export interface ImportSwebenchResult {
   unknownFilterIds: string[];
 }
 
-async function exists(target: string): Promise<boolean> {
-  return stat(target).then(
-    () => true,
-    () => false,
-  );
-}
-
 /**
  * Converts SWE-bench instances into task folders under `outDir` (one folder per instance:
  * task.yaml, problem_statement.md, gold.patch, test.patch, swebench.json). Each task is written
@@ -59,7 +53,7 @@ export async function importSwebench(options: ImportSwebenchOptions): Promise<Im
   if (!SAFE_IDENTIFIER_PATTERN.test(suite)) {
     throw new ImportTargetError(options.outDir, `the suite name "${suite}" (the folder's name) must be letters, digits, "_", "." and "-"`);
   }
-  if (await exists(outDir)) {
+  if (await pathExists(outDir)) {
     const isFolder = (await stat(outDir)).isDirectory();
     if (!isFolder) throw new ImportTargetError(options.outDir, 'exists and is not a folder');
   }
@@ -83,7 +77,7 @@ export async function importSwebench(options: ImportSwebenchOptions): Promise<Im
     for (const record of records) {
       const location = `${options.file} (${record.instanceId})`;
       const target = path.join(outDir, record.instanceId);
-      if (!options.isOverwriting && (await exists(target))) {
+      if (!options.isOverwriting && (await pathExists(target))) {
         skipped.push({ location, instanceId: record.instanceId, missingFields: [], invalidFields: [{ field: 'instance_id', message: `${target} already exists; pass --overwrite to replace it` }] });
         continue;
       }
@@ -103,7 +97,7 @@ export async function importSwebench(options: ImportSwebenchOptions): Promise<Im
         continue;
       }
       await mkdir(outDir, { recursive: true });
-      if (await exists(target)) {
+      if (await pathExists(target)) {
         // Move the old folder aside first: a rename onto a non-empty folder fails.
         await rename(target, path.join(staging, `${record.instanceId}.replaced`));
       }

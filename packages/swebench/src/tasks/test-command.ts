@@ -1,4 +1,4 @@
-import { quoteShellWord, quoteShellWords } from '@agentbench/schemas/internal';
+import { quoteShellWord, quoteShellWords } from '@agentbench/helpers';
 import type { SwebenchRecord } from '../records/swebench-record.js';
 import type { RepositoryProfile } from '../repositories/repository-profiles.js';
 import { changedFilesOfPatch } from './patch-files.js';

@@ -1,4 +1,4 @@
-import { quoteShellWord } from '@agentbench/schemas/internal';
+import { quoteShellWord } from '@agentbench/helpers';
 
 /** Where the setup writes the test patch inside the checkout: under .git, so it is never part of the work tree. */
 export const TEST_PATCH_PATH_IN_CHECKOUT = '.git/agentbench-test.patch';

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeValue } from '../../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { FakeLlmServerError } from '../../errors/fake-llm-server-error.js';
-import { isRecord } from '../../is-record.js';
+import { isRecord } from '@agentbench/helpers';
 import type { ReceivedRequest } from '../record-request.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import type { QueuedReply } from '../reply-queue.js';

@@ -1,5 +1,5 @@
-import { describeValue } from '../../describe-value.js';
-import { isRecord } from '../../is-record.js';
+import { describeValue } from '@agentbench/helpers';
+import { isRecord } from '@agentbench/helpers';
 import { chatCompletionBody, chatCompletionStreamFrames } from '../../openai/chat-completions.js';
 import { chatPromptText } from '../../openai/token-count.js';
 import { openAiErrors } from '../../openai/error-body.js';

@@ -1,6 +1,6 @@
 import { anthropicErrorBody } from '../../anthropic/anthropic-error-body.js';
 import { anthropicPromptText } from '../../anthropic/anthropic-prompt-text.js';
-import { isRecord } from '../../is-record.js';
+import { isRecord } from '@agentbench/helpers';
 import { countWordsIn } from '../../openai/token-count.js';
 import { sendError, sendJson } from '../send-response.js';
 import type { EndpointHandler } from './endpoint-context.js';

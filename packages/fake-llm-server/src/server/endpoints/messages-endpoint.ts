@@ -1,4 +1,4 @@
-import { describeValue } from '../../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { anthropicErrorBody } from '../../anthropic/anthropic-error-body.js';
 import { anthropicPromptText } from '../../anthropic/anthropic-prompt-text.js';
 import { messageBody, messageStreamFrames } from '../../anthropic/messages.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '../../describe-value.js';
+import { describeValue } from '@agentbench/helpers';
 import { responseBody, responseStreamFrames } from '../../openai/responses.js';
 import { responsesPromptText } from '../../openai/token-count.js';
 import { openAiErrors } from '../../openai/error-body.js';

@@ -1,10 +1,10 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { EventLogger, runAgentLoop, toLlmToolDefinitions, type Agent, type AgentLoopLimits, type EventListener } from '@agentbench/agent-loop';
 import type { Sandbox } from '@agentbench/sandbox';
 import { createToolSet } from '@agentbench/tools';
 import type { AttemptContext } from '../attempt-context.js';
 import { AttemptStop } from '../attempt-stop.js';
+import { isFile } from '@agentbench/helpers';
 
 export interface AgentStageOptions {
   agent: Agent;
@@ -58,10 +58,3 @@ export async function runAgent(context: AttemptContext, sandbox: Sandbox, repoPa
   if (loop.stopReason === 'INTERRUPTED') throw new AttemptStop('INTERRUPTED', 'interrupted during the agent run');
 }
 
-async function isFile(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}

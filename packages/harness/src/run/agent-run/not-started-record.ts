@@ -1,5 +1,5 @@
 import { AgentLoadError, AgentLoopError } from '@agentbench/agent-loop';
-import { agentStartProblem } from '@agentbench/agent-loop/internal';
+import { agentStartProblem } from '@agentbench/agent-loop';
 import { ATTEMPT_RECORD_SCHEMA_VERSION, ConfigurationError, type AttemptRecord, type LoadedTask } from '@agentbench/schemas';
 import { UnstartablePlanError, type UnstartableTask } from '../../errors/unstartable-plan-error.js';
 import { providerOf } from '../../benchmark/model-list.js';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AttemptRecord } from '@agentbench/schemas';
-import { writeJsonAtomic } from '@agentbench/schemas/internal';
+import { writeJsonAtomic } from '@agentbench/helpers';
 import { markErrored } from './attempt-tries.js';
 
 /**

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -18,7 +18,7 @@ import {
   type RunRecord,
   type ValidationIssue,
 } from '@agentbench/schemas';
-import { timestampForPath } from '@agentbench/schemas/internal';
+import { pathExists, timestampForPath } from '@agentbench/helpers';
 import type { SandboxPoolStats } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
 import { loadScanners, type Scanner } from '@agentbench/evaluators';
@@ -207,13 +207,6 @@ function wholeNumber(value: number | undefined, fallback: number, name: string, 
   return resolved;
 }
 
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 async function readRunRecord(runDir: string): Promise<RunRecord & { plan: RunPlan }> {
   const file = path.join(runDir, RUN_FILE);
   let value: unknown;
@@ -221,7 +214,7 @@ async function readRunRecord(runDir: string): Promise<RunRecord & { plan: RunPla
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? ((await exists(runDir)) ? 'it has no run.json' : 'no such folder') : error instanceof SyntaxError ? 'its run.json is not valid JSON' : `its run.json cannot be read (${code ?? (error as Error).message})`;
+    const problem = code === 'ENOENT' ? ((await pathExists(runDir)) ? 'it has no run.json' : 'no such folder') : error instanceof SyntaxError ? 'its run.json is not valid JSON' : `its run.json cannot be read (${code ?? (error as Error).message})`;
     throw new RunDirectoryError(runDir, `cannot resume: not an ab run folder (${problem}; expected the folder an \`ab run --out\` wrote, holding run.json)`, { cause: error });
   }
   const parsed = v.safeParse(RunRecordSchema, value);
@@ -302,7 +295,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const isResumed = options.resume !== undefined;
   const runDir = path.resolve(options.resume ?? options.outDir ?? path.join('artifacts', 'runs', timestampForPath()));
   const recordedRun = isResumed ? await readRunRecord(runDir) : undefined;
-  if (!isResumed && (await exists(path.join(runDir, RUN_FILE)))) {
+  if (!isResumed && (await pathExists(path.join(runDir, RUN_FILE)))) {
     throw new ConfigurationError('--out', `${runDir} holds a run already (run.json); continue it with --resume ${runDir}, or choose another --out`);
   }
   const tasks = await loadRunTasks(options, recordedRun?.plan);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { timestampForPath, writeJsonAtomic } from '@agentbench/schemas/internal';
+import { timestampForPath, writeJsonAtomic } from '@agentbench/helpers';
 import { slugForPath } from '../result-files.js';
 import { SCENARIO_RESULT_SCHEMA_VERSION, type ScenarioRunResult } from '../scenario-result.js';
 import type { RunJudgment } from './judgment-stage.js';

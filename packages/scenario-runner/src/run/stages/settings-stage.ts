@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SCENARIO_RUN_SETTINGS_FORMAT, SCENARIO_RUN_SETTINGS_VERSION, type ScenarioRunSettings } from '@agentbench/schemas';
-import { writeJsonAtomic } from '@agentbench/schemas/internal';
+import { writeJsonAtomic } from '@agentbench/helpers';
 import { resolvedModelSettings, type ResolvedRoleModel } from '../../llm/llm-settings.js';
 import { RUN_SETTINGS_FILE, SCENARIO_COPY_FILE } from '../result-files.js';
 import { resultFolderOf } from './result-stage.js';

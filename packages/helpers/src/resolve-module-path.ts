@@ -1,5 +1,6 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { isDirectory, isFile } from './path-checks.js';
 
 /** Conditions Node applies when it imports an ES module. */
 const ACTIVE_CONDITIONS = new Set(['node', 'import', 'module-sync', 'default']);
@@ -16,22 +17,6 @@ export function isPathReference(reference: string): boolean {
 }
 
 const PACKAGE_NAME = /^((?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*)(\/.+)?$/i;
-
-async function isFile(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-async function isDirectory(directory: string): Promise<boolean> {
-  try {
-    return (await stat(directory)).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 interface PackageJson {
   name?: unknown;

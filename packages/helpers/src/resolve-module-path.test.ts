@@ -2,7 +2,7 @@ import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { isPathReference, resolveModulePath, resolvePackageEntry } from './resolve-module-path.js';
 
 let directory: TemporaryDirectory;

@@ -1,17 +1,14 @@
 // The cassette: one file per attempt or scenario run of every model exchange, and the loopback proxy that writes and serves it.
+// Request normalization, the writer, the occurrence counter and the divergence's parts are internal;
+// CassetteFileError and UpstreamUnreachableError are CassetteErrors (tell them by `name`).
 export { CassetteError } from './errors/cassette-error.js';
-export { CassetteFileError } from './errors/cassette-file-error.js';
-export { UpstreamUnreachableError } from './errors/upstream-unreachable-error.js';
-export { normalizeRequestBody, maskVolatileText, requestHash, exchangeKey } from './normalize-request.js';
-export { OccurrenceCounter } from './occurrence-counter.js';
-export { readCassette, parseCassette, type Cassette } from './read-cassette.js';
+export { readCassette, type Cassette } from './read-cassette.js';
 export { checkCassetteRun } from './check-cassette-run.js';
-export { CassetteWriter } from './cassette-writer.js';
-export { describeDivergence, formatDivergence, renderForDiff, type Divergence } from './divergence.js';
+export { formatDivergence, type Divergence } from './divergence.js';
 export { startModelProxy, MODEL_PROXY_MODES, type CachedAnswer, type ModelProxy, type ModelProxyMode, type ModelProxyOptions } from './proxy/start-model-proxy.js';
 export { checkUpstream } from './proxy/check-upstream.js';
 export { upstreamsFromEnvironment, type UpstreamEndpoint, type Upstreams } from './proxy/gateway-upstreams.js';
-export type { BudgetKind, BudgetStop, GatewayBudget, GatewayUsage } from './proxy/budget-ledger.js';
+export type { GatewayBudget, GatewayUsage } from './proxy/budget-ledger.js';
 export type { ModelPrice } from './proxy/token-usage.js';
 export { GATEWAY_ERROR_HEADER, type GatewayErrorCode } from './proxy/gateway-error.js';
 /** The file name an attempt's or scenario run's cassette has in its folder. */

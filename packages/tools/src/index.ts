@@ -2,15 +2,8 @@
 // errors. The tools' implementations, parameter schemas, patch engine and path helpers are internal.
 
 // Tool set
-export { createToolSet, type ToolSet, type ToolSetRequest, type ExecuteOptions } from './tool-set.js';
-export {
-  DEFAULT_TOOL_LIMITS,
-  DEFAULT_TOOL_TIMEOUTS_SEC,
-  type ToolContext,
-  type ToolLimits,
-  type ToolTimeouts,
-  type ToolLogger,
-} from './tool-context.js';
+export { createToolSet, type ToolSet } from './tool-set.js';
+export { DEFAULT_TOOL_LIMITS, DEFAULT_TOOL_TIMEOUTS_SEC, type ToolContext, type ToolLimits } from './tool-context.js';
 
 // Function-calling definitions
 export { toolDefinitions, toolDefinition, type FunctionToolDefinition } from './tool-definitions.js';

@@ -1,8 +1,8 @@
-import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { applyEnvironment } from '@agentbench/scenario-runner';
 import { describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { folderBytes } from '../../../test-support/folder-bytes.js';
 import { runCli } from './run-cli.js';
 import { useScratchRepository } from './scratch-repository.js';
 
@@ -23,15 +23,6 @@ const COMMANDS: ReadonlyArray<{ name: string; run: string; args: (tasks: string,
   { name: 'validate-suite', run: `${FLOOD}; exit 1`, args: (tasks, out) => ['validate-suite', 'flood', '--tasks', tasks, '--out', out, '-j', '1'], exitCode: 0 },
   { name: 'run-agent', run: AGENT_TEST_COMMAND, args: (tasks, out) => ['run-agent', '--task', path.join(tasks, 'flood', TASK_ID, 'task.yaml'), '--variant', 'scripted', '--out', out], exitCode: 1 },
 ];
-
-async function folderBytes(folder: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
-    const entryPath = path.join(folder, entry.name);
-    total += entry.isDirectory() ? await folderBytes(entryPath) : (await lstat(entryPath)).size;
-  }
-  return total;
-}
 
 
 describe.skipIf(skipReason !== undefined)('ab prints a few lines, not the output, while a sandbox prints 500 MB (real Docker)', () => {

@@ -1,19 +1,9 @@
-import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeReply } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeReply } from '../src/index.js';
+import { useFakeOpenAi } from './openai-client.js';
 
-let server: FakeLlmServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(script: FakeReply[]): Promise<{ server: FakeLlmServer; client: OpenAI }> {
-  server = await startFakeLlmServer({ script });
-  return { server, client: new OpenAI({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }) };
-}
+const start = useFakeOpenAi();
 
 async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatCompletionChunk[]> {
   const chunks: ChatCompletionChunk[] = [];

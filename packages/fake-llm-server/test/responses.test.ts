@@ -1,18 +1,8 @@
-import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeReply } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeReply } from '../src/index.js';
+import { useFakeOpenAi } from './openai-client.js';
 
-let server: FakeLlmServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(script: FakeReply[]): Promise<{ server: FakeLlmServer; client: OpenAI }> {
-  server = await startFakeLlmServer({ script });
-  return { server, client: new OpenAI({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }) };
-}
+const start = useFakeOpenAi();
 
 describe('POST /v1/responses (Responses API)', () => {
   it('answers with a message item, output_text and usage', async () => {

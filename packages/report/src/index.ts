@@ -22,18 +22,8 @@ export { summarizeModelBenchmark, type ModelBenchmarkResult, type ModelBenchmark
 export { formatBenchTable } from './bench/format-bench-table.js';
 
 // Comparing two runs (`ab compare`)
-export {
-  COMPARISON_FORMATS,
-  DEFAULT_COMPARE_ALPHA,
-  NoCommonTasksError,
-  RUN_COMPARISON_VERSION,
-  compareRuns,
-  generateComparison,
-  renderComparison,
-  renderComparisonMarkdown,
-  type CompareRunsOptions,
-  type ComparisonFormat,
-  type GenerateComparisonOptions,
-  type GeneratedComparison,
-  type RunComparison,
-} from './compare/index.js';
+export { DEFAULT_COMPARE_ALPHA, compareRuns, type CompareRunsOptions } from './compare/compare-runs.js';
+export { COMPARISON_FORMATS, generateComparison, renderComparison, type ComparisonFormat, type GenerateComparisonOptions, type GeneratedComparison } from './compare/generate-comparison.js';
+export { NoCommonTasksError } from './compare/no-common-tasks-error.js';
+export { renderComparisonMarkdown } from './compare/render-comparison-markdown.js';
+export { RUN_COMPARISON_VERSION, type RunComparison } from './compare/run-comparison.js';

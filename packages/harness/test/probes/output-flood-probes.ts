@@ -1,9 +1,10 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_LOG_CAP_BYTES } from '@agentbench/sandbox';
 import { loadTask, type AttemptRecord } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { folderBytes } from '../../../../test-support/folder-bytes.js';
 import { formatSuiteSummary, runAgentAttempt, runTask, validateSuite } from '../../src/index.js';
 import { createGitRepository } from '../helpers/git-repository.js';
 import { containersLeftBy } from '../helpers/docker-context.js';
@@ -108,15 +109,6 @@ async function runVector(backend: ProbeBackend, scratch: TemporaryDirectory, vec
   }
   const result = await runAgentAttempt({ task: taskFile, variant: 'scripted', mirrors: [], outDir, createSandbox, ...caps });
   return { runDir: result.runDir, record: result.record, printed: result.message };
-}
-
-async function folderBytes(folder: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
-    const entryPath = path.join(folder, entry.name);
-    total += entry.isDirectory() ? await folderBytes(entryPath) : (await lstat(entryPath)).size;
-  }
-  return total;
 }
 
 async function filesNamed(folder: string, pattern: RegExp): Promise<string[]> {

@@ -32,9 +32,9 @@ export {
   type FlakyRerunPolicy,
   type StageReport,
 } from './attempt/execute-attempt.js';
-export type { AttemptPaths } from './attempt/attempt-paths.js';
-export { sandboxFactoryFor, createDockerSandbox, pooledDockerSandboxFactory, pooledSandboxFactory, withRuntime, type SandboxFactory } from './attempt/sandbox-factory.js';
-export { validateBaseline, type ValidateBaselineOptions } from './baseline/validate-baseline.js';
+export type { AttemptPaths } from './artifacts/attempt-paths.js';
+export { sandboxFactoryFor, createDockerSandbox, pooledDockerSandboxFactory, pooledSandboxFactory, withRuntime, type SandboxFactory } from './plan/sandbox-factory.js';
+export { validateBaseline, type ValidateBaselineOptions } from './attempt/validate-baseline.js';
 
 // Agent attempts and their verdict
 export {
@@ -44,9 +44,9 @@ export {
   type AttemptModelsResult,
   type RunAgentAttemptOptions,
   type RunAgentAttemptResult,
-} from './agent-attempt/run-agent-attempt.js';
-export { replayAgentAttempt, type ReplayAgentAttemptOptions, type ReplayAgentAttemptResult } from './agent-attempt/replay-agent-attempt.js';
-export { formatAttemptComparison, type AttemptComparison } from './agent-attempt/compare-attempt-trajectories.js';
+} from './attempt/run-agent-attempt.js';
+export { replayAgentAttempt, type ReplayAgentAttemptOptions, type ReplayAgentAttemptResult } from './attempt/replay/replay-agent-attempt.js';
+export { formatAttemptComparison, type AttemptComparison } from './attempt/replay/compare-attempt-trajectories.js';
 export { FinalVerdict, type FinalVerdictOptions, type VerdictInput, type VerdictOutcome } from './verdict/final-verdict.js';
 export { protectedPathspecs } from './verdict/protected-pathspecs.js';
 // Reads a JUnit XML report as the verdict does (the same limits), for embedders and the benchmark.
@@ -55,7 +55,7 @@ export { WorkTreeSnapshots, SNAPSHOT_MAX_FILE_BYTES, type ChangedPath, type Work
 
 // Runs and artifacts
 export { runTask, type RunTaskOptions, type RunTaskResult } from './run/run-task.js';
-export { appendAttemptRecord, readAttemptRecords, type AttemptsFileContent } from './run/attempts-file.js';
+export { appendAttemptRecord, readAttemptRecords, type AttemptsFileContent } from './artifacts/attempts-file.js';
 export { EXIT_CODE_INTERRUPTED, interruptOnSignals } from './run/interrupt-on-signals.js';
 
 // Kept workspaces: made safe to keep on the host, and bounded per run
@@ -81,8 +81,8 @@ export {
 } from './artifacts/artifact-budget.js';
 
 // Suites
+export { DEFAULT_SKIP_LABELS } from './plan/default-skip-labels.js';
 export {
-  DEFAULT_SKIP_LABELS,
   defaultConcurrency,
   validateSuite,
   type ValidateSuiteOptions,
@@ -92,8 +92,8 @@ export type { SuiteEvent, SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult 
 export { formatSuiteSummary } from './suite/format-suite-summary.js';
 export { checkTaskValidity, type CheckTaskValidityOptions, type ReferenceAgentFactory } from './suite/check-task-validity.js';
 export { taskValidityVerdict, describeTaskValidity, type ValidityCounts } from './suite/task-validity-verdict.js';
-export { SUITE_VALIDITY_FILE, formatSuiteValidity, writeSuiteValidity } from './suite/suite-validity-file.js';
-export { formatDuration } from './suite/format-duration.js';
+export { SUITE_VALIDITY_FILE, formatSuiteValidity, writeSuiteValidity } from './artifacts/suite-validity-file.js';
+export { formatDuration } from './run/format-duration.js';
 export {
   createSuiteProgressReporter,
   type SuiteProgressReporter,
@@ -110,13 +110,13 @@ export {
   type AttemptTryFunction,
   type AttemptTryInput,
   type PlannedAttempt,
-} from './run/agent-run/run-agent-run.js';
-export type { AgentRunProgress } from './run/agent-run/run-progress.js';
-export { formatRunProgress } from './run/agent-run/format-run-progress.js';
-export { RUN_LOCK_FILE } from './run/agent-run/run-lock.js';
+} from './run/run-agent-run.js';
+export type { AgentRunProgress } from './run/run-progress.js';
+export { formatRunProgress } from './run/format-run-progress.js';
+export { RUN_LOCK_FILE } from './run/run-lock.js';
 
 // Benchmarks across models
-export { modelFolderName, parseModelList, providerOf, readModelList } from './benchmark/model-list.js';
+export { modelFolderName, parseModelList, providerOf, readModelList } from './plan/model-list.js';
 export { probeModel, type ModelProbe, type ProbeOutcome } from './benchmark/probe-model.js';
 export {
   runModelBenchmark,
@@ -143,4 +143,4 @@ export {
   type PlacedAttemptResult,
   type RunPlacedAttemptOptions,
   type PrepareEnginesOptions,
-} from './engines/index.js';
+} from './run/engines/index.js';

@@ -1,5 +1,5 @@
 // Tests for check-layers.mjs: planted upward imports, undeclared imports and cycles in fixture
-// workspaces fail it; the repository itself passes it (this is the layering check `pnpm test` runs).
+// workspaces fail it, and so do folders of a package importing each other in a loop; the repository itself passes it (this is the layering check `pnpm test` runs).
 // Run: node --test scripts/check-layers.test.mjs
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -151,6 +151,53 @@ describe('check-layers on fixture workspaces', () => {
     assertOneProblem(problemsOf(self), /^import cycle: packages\/base\/src\/self\.ts → packages\/base\/src\/self\.ts$/);
   });
 
+  // Two folders that import each other with no file cycle, as harness attempt/ ↔ pipeline/ were.
+  const folderCycle = {
+    'packages/base/src/attempt/run-attempt.ts': "import { lock } from '../run/run-lock.js';\nexport const runAttempt = () => lock();\n",
+    'packages/base/src/attempt/attempt-paths.ts': "export const attemptPaths = () => 'attempt';\n",
+    'packages/base/src/run/run-lock.ts': "export const lock = () => 'locked';\n",
+    'packages/base/src/run/run-driver.ts': "import { runAttempt } from '../attempt/run-attempt.js';\nexport const drive = () => runAttempt();\n",
+  };
+
+  it('fails two folders of a package that import each other though no file cycle does, naming one import per arrow', () => {
+    const root = workspace('folder-cycle', folderCycle);
+    assertOneProblem(
+      checkLayers({ root, layers: FIXTURE_LAYERS, knownFolderTangles: [] }).problems,
+      /^folder cycle in packages\/base\/src\/: attempt\/ → run\/ → attempt\/: packages\/base\/src\/attempt\/run-attempt\.ts imports packages\/base\/src\/run\/run-lock\.ts; packages\/base\/src\/run\/run-driver\.ts imports packages\/base\/src\/attempt\/run-attempt\.ts$/,
+    );
+    // The same folders with the lock moved below both pass.
+    const mended = workspace('folder-cycle-mended', {
+      ...folderCycle,
+      'packages/base/src/attempt/run-attempt.ts': "import { lock } from '../util/run-lock.js';\nexport const runAttempt = () => lock();\n",
+      'packages/base/src/util/run-lock.ts': "export const lock = () => 'locked';\n",
+    });
+    assert.deepEqual(checkLayers({ root: mended, layers: FIXTURE_LAYERS, knownFolderTangles: [] }).problems, []);
+  });
+
+  it('fails a file and a folder beside it that import each other, inside a sub-folder, and ignores test files', () => {
+    const root = workspace('folder-cycle-nested', {
+      // As harness's pipeline and its record stage were: no file cycle, but pipeline.ts → stages/ → pipeline.ts.
+      'packages/base/src/attempt/pipeline.ts': "import { clone } from './stages/clone.js';\nexport interface End { ok: boolean }\nexport const run = (): End => ({ ok: clone() });\n",
+      'packages/base/src/attempt/stages/clone.ts': "export const clone = () => true;\n",
+      'packages/base/src/attempt/stages/record.ts': "import type { End } from '../pipeline.js';\nexport const record = (end: End) => JSON.stringify(end);\n",
+      // A test may reach across folders: it is no arrow.
+      'packages/base/src/run/run-driver.test.ts': "import { run } from '../attempt/pipeline.js';\nrun();\n",
+      'packages/base/src/attempt/pipeline.test.ts': "import { drive } from '../run/run-driver.test.js';\nvoid drive;\n",
+    });
+    assertOneProblem(checkLayers({ root, layers: FIXTURE_LAYERS, knownFolderTangles: [] }).problems, /^folder cycle in packages\/base\/src\/attempt\/: pipeline\.ts → stages\/ → pipeline\.ts: packages\/base\/src\/attempt\/pipeline\.ts imports packages\/base\/src\/attempt\/stages\/clone\.ts; packages\/base\/src\/attempt\/stages\/record\.ts imports packages\/base\/src\/attempt\/pipeline\.ts$/);
+  });
+
+  it('passes a known folder tangle, or a smaller one, and fails it once it grows', () => {
+    const known = [['packages/base/src', ['attempt/', 'run/']]];
+    assert.deepEqual(checkLayers({ root: workspace('folder-known', folderCycle), layers: FIXTURE_LAYERS, knownFolderTangles: known }).problems, []);
+    const grown = workspace('folder-known-grown', {
+      ...folderCycle,
+      'packages/base/src/run/run-lock.ts': "import { verdict } from '../verdict/final-verdict.js';\nexport const lock = () => verdict;\n",
+      'packages/base/src/verdict/final-verdict.ts': "import { attemptPaths } from '../attempt/attempt-paths.js';\nexport const verdict = attemptPaths();\n",
+    });
+    assertOneProblem(checkLayers({ root: grown, layers: FIXTURE_LAYERS, knownFolderTangles: known }).problems, /^folder cycle in packages\/base\/src\/: .*\(3 entries in this tangle: attempt\/, run\/, verdict\/\)/);
+  });
+
   it('exits 1 with the problems on stderr, and 0 on a clean workspace (the command line)', () => {
     // The command line uses the repository's LAYERS, so the fixture is named like the real bottom two layers.
     const root = workspace('command-line', {
@@ -195,7 +242,7 @@ describe('readImports', () => {
 });
 
 describe('check-layers on this repository', () => {
-  it('places every workspace package in a layer, and finds every import pointing down and no import cycle', () => {
+  it('places every workspace package in a layer, and finds every import pointing down, no import cycle and no folder cycle beyond the known tangles', () => {
     const { problems, packageCount, fileCount } = checkLayers();
     assert.deepEqual(problems, [], `the layering check failed:\n${problems.join('\n')}`);
     assert.ok(packageCount >= LAYERS.flat().length - 2, `read ${packageCount} packages`);

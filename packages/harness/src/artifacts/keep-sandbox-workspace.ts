@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { relativeToRun } from '../attempt/attempt-paths.js';
+import { relativeToRun } from './attempt-paths.js';
 import { ArtifactBudget } from './artifact-budget.js';
 import { removeTree } from './directory-walk.js';
 import { sanitizeKeptWorkspace } from './sanitize-kept-workspace.js';

@@ -1,14 +1,14 @@
 import type { LoadedTask } from '@agentbench/schemas';
-import { AttemptContext, type AttemptContextOptions } from '../pipeline/attempt-context.js';
-import type { AttemptMode, AttemptOutcome } from '../pipeline/attempt-outcome.js';
-import { runAttemptPipeline } from '../pipeline/run-attempt-pipeline.js';
-import type { FlakyRerunPolicy } from '../pipeline/stages/baseline-tests.js';
-import { taskAttemptOutcome } from '../pipeline/stages/record.js';
-import type { AttemptPaths } from './attempt-paths.js';
+import { AttemptContext, type AttemptContextOptions } from './attempt-context.js';
+import type { AttemptMode, AttemptOutcome } from './attempt-outcome.js';
+import { runAttemptPipeline } from './run-attempt-pipeline.js';
+import type { FlakyRerunPolicy } from './stages/baseline-tests.js';
+import { taskAttemptOutcome } from './stages/record.js';
+import type { AttemptPaths } from '../artifacts/attempt-paths.js';
 
-export type { AttemptStage, StageReport } from '../pipeline/attempt-stage.js';
-export type { AttemptMode, AttemptOutcome, AttemptTimings } from '../pipeline/attempt-outcome.js';
-export { DEFAULT_RERUN_BUDGET_FRACTION, type FlakyRerunPolicy } from '../pipeline/stages/baseline-tests.js';
+export type { AttemptStage, StageReport } from './attempt-stage.js';
+export type { AttemptMode, AttemptOutcome, AttemptTimings } from './attempt-outcome.js';
+export { DEFAULT_RERUN_BUDGET_FRACTION, type FlakyRerunPolicy } from './stages/baseline-tests.js';
 
 export interface AttemptOptions extends Omit<AttemptContextOptions, 'loaded' | 'paths' | 'runId'> {
   paths: AttemptPaths;

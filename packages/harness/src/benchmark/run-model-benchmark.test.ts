@@ -5,8 +5,8 @@ import { loadTask, type LoadedTask } from '@agentbench/schemas';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeAttemptRecord } from '../../test/helpers/fake-attempt-record.js';
 import { makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
-import type { AttemptTryInput } from '../run/agent-run/run-agent-run.js';
-import { providerOf } from './model-list.js';
+import type { AttemptTryInput } from '../run/run-agent-run.js';
+import { providerOf } from '../plan/model-list.js';
 import { runModelBenchmark, type BenchProgressEvent } from './run-model-benchmark.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

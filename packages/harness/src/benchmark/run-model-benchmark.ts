@@ -2,8 +2,8 @@ import { runScheduled } from '@agentbench/scheduler';
 import { ConfigurationError } from '@agentbench/schemas';
 import { timestampForPath } from '@agentbench/helpers';
 import path from 'node:path';
-import { runAgentRun, type AgentRunEvent, type AgentRunOptions, type AgentRunResult } from '../run/agent-run/run-agent-run.js';
-import { modelFolderName, providerOf, readModelList } from './model-list.js';
+import { runAgentRun, type AgentRunEvent, type AgentRunOptions, type AgentRunResult } from '../run/run-agent-run.js';
+import { modelFolderName, providerOf, readModelList } from '../plan/model-list.js';
 import { probeModel, type ModelProbe, type ProbeOutcome } from './probe-model.js';
 
 export interface ModelBenchmarkOptions extends Omit<AgentRunOptions, 'models' | 'onProgress'> {

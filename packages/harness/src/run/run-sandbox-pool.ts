@@ -3,7 +3,7 @@ import { totalmem } from 'node:os';
 import path from 'node:path';
 import { createDockerSandboxPool, type NetworkHolderPool, type SandboxPoolStats } from '@agentbench/sandbox';
 import { ConfigurationError } from '@agentbench/schemas';
-import { pooledSandboxFactory, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { pooledSandboxFactory, type SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from './remove-run-leftovers.js';
 
 /** The run folder's subfolder of empty workspaces warm sandboxes mount (see MountSlot): inside the run, so on its workspaces' file system. */

@@ -2,14 +2,14 @@ import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HARNESS_VERSION, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
-import { relativeToRun, taskRunPaths } from '../attempt/attempt-paths.js';
+import { relativeToRun, taskRunPaths } from '../artifacts/attempt-paths.js';
 import { executeAttempt, type AttemptOptions, type AttemptOutcome } from '../attempt/execute-attempt.js';
 import { loadMirrorMap } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
-import { appendAttemptRecordFreeingWorkspace } from './attempts-file.js';
+import { appendAttemptRecordFreeingWorkspace } from '../artifacts/attempts-file.js';
 import { timestampForPath } from '@agentbench/helpers';
 import { ArtifactWriteError, writingArtifact } from '../errors/artifact-write-error.js';
-import { createArtifactFolder, createUniqueDirectory, writeRunJson } from './run-directory.js';
+import { createArtifactFolder, createUniqueDirectory, writeRunJson } from '../artifacts/run-directory.js';
 
 /** An attempt's options (mirrors, cache, sandbox factory, signal, stages, env, output cap, artifact budget), and where the run goes. */
 export interface RunTaskOptions extends Omit<AttemptOptions, 'paths' | 'runId' | 'flakyRerun' | 'rerunBudgetFraction'> {

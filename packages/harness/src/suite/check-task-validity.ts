@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { Agent } from '@agentbench/agent-loop';
 import { AgentBenchError, type LoadedTask, type TaskValidity } from '@agentbench/schemas';
 import { appendJsonLine, writeJsonAtomic } from '@agentbench/helpers';
-import { relativeToRun } from '../attempt/attempt-paths.js';
+import { relativeToRun } from '../artifacts/attempt-paths.js';
+import { TASK_VALIDITY_FILE, taskValidityFolder } from '../artifacts/suite-validity-file.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt } from '../attempt/execute-attempt.js';
-import type { SandboxFactory } from '../attempt/sandbox-factory.js';
-import { runAgentAttempt } from '../agent-attempt/run-agent-attempt.js';
+import type { SandboxFactory } from '../plan/sandbox-factory.js';
+import { runAgentAttempt } from '../attempt/run-agent-attempt.js';
 import type { MirrorRule } from '../git/mirror-map.js';
 import type { RepoCache } from '../git/repo-cache.js';
 import { isUnjudged, oracleRunOutcome } from './oracle-run-outcome.js';
@@ -35,12 +36,6 @@ export interface CheckTaskValidityOptions {
   maxOutputBytes?: number;
 }
 
-/** The folder of a task's validity runs inside a suite run. */
-export function taskValidityFolder(runDir: string, taskId: string): string {
-  return path.join(runDir, 'validity', taskId);
-}
-
-export const TASK_VALIDITY_FILE = 'task-validity.json';
 
 /**
  * `--oracle-runs N` for one task: N baseline runs (the tests must fail as the task expects every

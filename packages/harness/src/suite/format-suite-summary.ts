@@ -1,7 +1,7 @@
 import { MESSAGE_EXCERPT_CHARACTERS, outputExcerpt } from '@agentbench/sandbox';
 import { formatTable } from '@agentbench/helpers';
 import type { SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
-import { formatDuration } from './format-duration.js';
+import { formatDuration } from '../run/format-duration.js';
 
 const STATUS_LABELS: Record<SuiteTaskStatus, string> = {
   valid: 'VALID',

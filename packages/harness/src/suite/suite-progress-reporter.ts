@@ -1,5 +1,5 @@
 import { formatIssue } from '@agentbench/schemas';
-import { formatDuration } from './format-duration.js';
+import { formatDuration } from '../run/format-duration.js';
 import { statusLabel } from './format-suite-summary.js';
 import type { SuiteEvent } from './suite-types.js';
 

@@ -7,10 +7,11 @@ import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type E
 import { DEFAULT_DOCKER_IMAGE, NetworkHolderPool, removeManagedContainers, type EngineSet } from '@agentbench/sandbox';
 import { runScheduled } from '@agentbench/scheduler';
 import { ulid } from 'ulid';
-import { suiteAttemptPaths } from '../attempt/attempt-paths.js';
+import { suiteAttemptPaths } from '../artifacts/attempt-paths.js';
+import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
-import { createDockerSandbox, withRuntime, type SandboxFactory } from '../attempt/sandbox-factory.js';
+import { createDockerSandbox, withRuntime, type SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from '../run/remove-run-leftovers.js';
 import { startRunSandboxPool, type RunSandboxPool } from '../run/run-sandbox-pool.js';
 import { ConfigurationError } from '@agentbench/schemas';
@@ -18,17 +19,17 @@ import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { ArtifactWriteError } from '../errors/artifact-write-error.js';
-import { appendAttemptRecordFreeingWorkspace, dropTornLine, readAttemptRecords } from '../run/attempts-file.js';
+import { appendAttemptRecordFreeingWorkspace, dropTornLine, readAttemptRecords } from '../artifacts/attempts-file.js';
 import { timestampForPath } from '@agentbench/helpers';
-import { createUniqueDirectory, writeRunJson } from '../run/run-directory.js';
+import { createUniqueDirectory, writeRunJson } from '../artifacts/run-directory.js';
 import { releaseFileLock, tryAcquireFileLock } from '../util/file-lock.js';
-import { prepareEngines } from '../engines/prepare-engines.js';
-import { runPlacedAttempt } from '../engines/run-placed-attempt.js';
-import { snapshotGitDirectory } from '../attempt/attempt-paths.js';
+import { prepareEngines } from '../run/engines/prepare-engines.js';
+import { runPlacedAttempt } from '../run/engines/run-placed-attempt.js';
+import { snapshotGitDirectory } from '../artifacts/attempt-paths.js';
 import { selectTasksToResume } from './resume-selection.js';
 import type { SuiteEvent, SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
 import { checkTaskValidity, type ReferenceAgentFactory } from './check-task-validity.js';
-import { writeSuiteValidity } from './suite-validity-file.js';
+import { writeSuiteValidity } from '../artifacts/suite-validity-file.js';
 
 /** Which workspaces a suite run keeps once a task's record is written. */
 export type WorkspaceRetention = 'all' | 'failed' | 'none';
@@ -82,8 +83,6 @@ export interface ValidateSuiteOptions {
   /** Debug notes of the run's sandbox pool (a sandbox created cold, and why). */
   onDebug?: (message: string) => void;
 }
-
-export const DEFAULT_SKIP_LABELS: readonly string[] = ['flaky'];
 
 /** Default `-j`: every CPU, and at least 2, since an attempt spends most of its time waiting on its container. */
 export function defaultConcurrency(): number {

@@ -1,5 +1,5 @@
 import type { AttemptRecord, FailureReason } from '@agentbench/schemas';
-import type { AttemptTryInput } from '../../src/run/agent-run/run-agent-run.js';
+import type { AttemptTryInput } from '../../src/run/run-agent-run.js';
 
 /** A record as an attempt try would return it: passed, or failed for `reason` in `stage` (with the cause the harness recorded, if given). */
 export function fakeAttemptRecord(input: AttemptTryInput, failure?: { reason: FailureReason; stage: string; failureClass: 'infra' | 'task' | 'agent'; cause?: string }): AttemptRecord {

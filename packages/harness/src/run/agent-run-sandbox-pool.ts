@@ -1,0 +1,22 @@
+import { startRunSandboxPool, type RunSandboxPool } from './run-sandbox-pool.js';
+
+/** The options of `runAgentRun` that decide the pool. */
+export interface AgentRunPoolOptions {
+  createSandbox?: unknown;
+  runAttempt?: unknown;
+  engines?: unknown;
+  sandboxPoolSize?: number;
+}
+
+/**
+ * The warm sandboxes of an `ab run`, or none. Each attempt takes two sandboxes of one key (its own,
+ * and the fresh one of its verdict: the same spec but for the workspace, logs and labels), so the
+ * pool keeps two per attempt in flight. None when the caller makes the sandboxes (`createSandbox`,
+ * which is how `--runtime` arrives: a warm sandbox's runtime is fixed when it starts) or runs the
+ * tries itself (`runAttempt`), nor with an engines list (`engines`): each try is placed on an engine and
+ * uses that engine's factory, and the pool is the local engine's.
+ */
+export async function agentRunSandboxPool(options: AgentRunPoolOptions, run: { runDir: string; runId: string; concurrency: number }): Promise<RunSandboxPool | undefined> {
+  if (options.createSandbox !== undefined || options.runAttempt !== undefined || options.engines !== undefined) return undefined;
+  return startRunSandboxPool({ runDir: run.runDir, runId: run.runId, size: options.sandboxPoolSize ?? 2 * run.concurrency });
+}

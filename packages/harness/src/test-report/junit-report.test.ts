@@ -46,6 +46,38 @@ describe('parseJunitReport', () => {
     }
   });
 
+  it('refuses a truncated, mismatched, two-rooted or non-JUnit report rather than read the tests so far', async () => {
+    const truncated = '<testsuite><testcase classname="c" name="t"/><testcase classname="c" name="u">';
+    const mismatched = '<testsuite><testcase classname="c" name="t"></testsuite></testcase>';
+    const twoRoots = '<testsuite><testcase classname="c" name="t"/></testsuite><testsuite/>';
+    const otherRoot = '<report><testsuite><testcase classname="c" name="t"/></testsuite></report>';
+    const duplicateAttribute = '<testsuite><testcase classname="c" name="t" name="u"/></testsuite>';
+    for (const xml of [truncated, mismatched, twoRoots, otherRoot, duplicateAttribute]) expect(await parseJunitReport(xml), xml).toBeInstanceOf(UnreadableTestReport);
+  });
+
+  it('reads only <testcase> elements of suites, and outcomes only from a case\'s own children', async () => {
+    const report = await parsed('<testsuites><testcase classname="c" name="direct"/><testsuite><properties><testcase classname="c" name="in-properties"/></properties><testcase classname="c" name="t"><system-out><failure/></system-out></testcase></testsuite></testsuites>');
+    expect(Object.fromEntries(report.outcomes)).toEqual({ 'c::direct': 'passed', 'c::t': 'passed' });
+  });
+
+  it('decodes the predefined entities and character references, and takes a byte-order mark and any declared encoding', async () => {
+    const report = await parsed('\uFEFF<?xml version="1.0" encoding="ISO-8859-1"?><testsuite><testcase classname="c" name="t[a&amp;b&#233;&#x1F600;&quot;&apos;&lt;]"/><testcase classname="c" name="é"/></testsuite>');
+    expect([...report.outcomes.keys()]).toEqual(['c::t[a&bé😀"\'<]', 'c::é']);
+  });
+
+  it('refuses a report in another encoding read as UTF-8, and characters XML forbids', async () => {
+    const utf16 = Buffer.from('<testsuite><testcase classname="c" name="t"/></testsuite>', 'utf16le').toString('utf8');
+    for (const xml of [utf16, '<testsuite><testcase classname="c" name="t\u0000"/></testsuite>', '<testsuite><testcase classname="c" name="&#0;"/></testsuite>']) {
+      expect(await parseJunitReport(xml), JSON.stringify(xml.slice(0, 40))).toBeInstanceOf(UnreadableTestReport);
+    }
+  });
+
+  it('reads a deeply nested report without recursion, and markup inside CDATA as text', async () => {
+    const depth = 20_000;
+    const deep = `<testsuites>${'<testsuite>'.repeat(depth)}<testcase classname="c" name="t"><failure><![CDATA[<!DOCTYPE html><testcase name="fake"/>&nbsp;]]></failure></testcase>${'</testsuite>'.repeat(depth)}</testsuites>`;
+    expect(Object.fromEntries((await parsed(deep)).outcomes)).toEqual({ 'c::t': 'failed' });
+  });
+
   it('expands no entity a DTD declares (no billion laughs, no external file)', async () => {
     const laughs = '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><testsuite><testcase classname="c" name="&b;"/></testsuite>';
     const external = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><testsuite><testcase classname="c" name="&e;"/></testsuite>';

@@ -1,6 +1,4 @@
-import { parse as parseJunitXml, type TestCase, type TestSuite, type TestSuites } from 'junit2json';
-
-type NestedSuite = TestSuite & { testsuite?: NestedSuite[] };
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
 
 /** How one test ended, as a JUnit report says. */
 export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped';
@@ -32,55 +30,88 @@ export function testCaseKey(classname: string, name: string): string {
   return classname === '' ? name : `${classname}::${name}`;
 }
 
-function textOf(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+/** The outcome a child element of <testcase> gives it (other children, such as <system-out>, give none). */
+const CHILD_OUTCOME: Record<string, TestOutcome | undefined> = { failure: 'failed', error: 'error', skipped: 'skipped' };
+
+/** One <testcase> being read: its attributes and the worst outcome its children gave so far. */
+interface OpenTestCase {
+  classname: string;
+  name: string;
+  outcome: TestOutcome;
+  isCollectionFailure: boolean;
 }
 
-function outcomeOf(testCase: TestCase): TestOutcome {
-  if ((testCase.error?.length ?? 0) > 0) return 'error';
-  if ((testCase.failure?.length ?? 0) > 0) return 'failed';
-  if ((testCase.skipped?.length ?? 0) > 0) return 'skipped';
-  return 'passed';
+/** What each open element is to the walk: a suite (its <testcase> children count), the test case being read, or neither. */
+type OpenElement = 'suite' | 'testcase' | 'other';
+
+function attribute(tag: SaxesTagPlain, name: string): string {
+  return tag.attributes[name] ?? '';
+}
+
+function worse(left: TestOutcome, right: TestOutcome): TestOutcome {
+  return OUTCOME_RANK[right] > OUTCOME_RANK[left] ? right : left;
 }
 
 /**
- * Reads a JUnit XML report (pytest's, or any runner's) with junit2json, on xml2js and sax:
- * sax does not read a DTD's entity declarations (a declared entity is an error in its strict
- * mode, so neither entity expansion nor an external fetch can happen), and the text is capped at
- * MAX_TEST_REPORT_BYTES before it is parsed. Returns an UnreadableTestReport for an empty,
- * unparsable or test-less report: never a pass.
+ * Reads a JUnit XML report (pytest's, or any runner's) with saxes, a strict XML 1.0 parser, and
+ * maps JUnit's few elements here: the root <testsuites> or <testsuite>, <testsuite> nested in
+ * it (vitest, go-junit-report and cargo nest them), their <testcase> children, and each case's
+ * <failure>, <error> or <skipped>. The file is sandbox-written, so:
+ * - the text is capped at MAX_TEST_REPORT_BYTES before it is parsed;
+ * - no entity a DTD declares is expanded: saxes reads a DOCTYPE as text and a reference to a
+ *   declared entity is an "undefined entity" error (no billion laughs, no external file);
+ * - the XML must be well-formed, so a truncated report (a killed test process) or a second
+ *   root is unreadable, never read as "the tests so far passed";
+ * - the walk keeps a stack of element kinds, not a tree, so deep nesting costs memory in
+ *   proportion to the (capped) text and no recursion.
+ * Returns an UnreadableTestReport for an empty, unparsable or test-less report: never a pass.
  */
 export async function parseJunitReport(xml: string): Promise<TestReport | UnreadableTestReport> {
   if (Buffer.byteLength(xml, 'utf8') > MAX_TEST_REPORT_BYTES) return new UnreadableTestReport(`the report is over ${MAX_TEST_REPORT_BYTES} bytes`);
   if (xml.trim() === '') return new UnreadableTestReport('the report is empty');
-  let root: TestSuites | TestSuite | undefined;
+  const report: TestReport = { outcomes: new Map(), collectionErrors: [] };
+  const open: OpenElement[] = [];
+  let testCase: OpenTestCase | undefined;
+  let hasSuiteRoot = false;
+  let cases = 0;
+  const parser = new SaxesParser<{ xmlns: false }>({ xmlns: false });
+  parser.on('opentag', (tag) => {
+    const parent = open.at(-1);
+    if (parent === undefined) {
+      hasSuiteRoot = tag.name === 'testsuites' || tag.name === 'testsuite';
+      open.push(hasSuiteRoot ? 'suite' : 'other');
+    } else if (parent === 'suite' && tag.name === 'testsuite') {
+      open.push('suite');
+    } else if (parent === 'suite' && tag.name === 'testcase') {
+      testCase = { classname: attribute(tag, 'classname'), name: attribute(tag, 'name'), outcome: 'passed', isCollectionFailure: false };
+      open.push('testcase');
+    } else {
+      const outcome = parent === 'testcase' ? CHILD_OUTCOME[tag.name] : undefined;
+      if (testCase !== undefined && outcome !== undefined) {
+        testCase.outcome = worse(testCase.outcome, outcome);
+        if (outcome === 'error' && attribute(tag, 'message') === 'collection failure') testCase.isCollectionFailure = true;
+      }
+      open.push('other');
+    }
+  });
+  parser.on('closetag', () => {
+    if (open.pop() !== 'testcase' || testCase === undefined) return;
+    const { classname, name, outcome, isCollectionFailure } = testCase;
+    testCase = undefined;
+    if (name === '') return;
+    cases += 1;
+    if (classname === '' && isCollectionFailure) report.collectionErrors.push(name);
+    const key = testCaseKey(classname, name);
+    const previous = report.outcomes.get(key);
+    report.outcomes.set(key, previous === undefined ? outcome : worse(previous, outcome));
+  });
   try {
-    // xml2js's defaults, without junit2json's number parsing: a test named `1` stays a string.
-    root = (await parseJunitXml(xml, {})) ?? undefined;
+    parser.write(xml).close();
   } catch (error) {
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
     return new UnreadableTestReport(`the report is not valid XML (${first.slice(0, 120)})`);
   }
-  if (root === undefined || root === null || typeof root !== 'object') return new UnreadableTestReport('the report has no <testsuites> or <testsuite> element');
-  const report: TestReport = { outcomes: new Map(), collectionErrors: [] };
-  // junit2json's TestSuite type leaves out nested <testsuite> elements, which other runners write (and it keeps).
-  const pending: NestedSuite[] = [root as NestedSuite];
-  let cases = 0;
-  while (pending.length > 0) {
-    const suite = pending.pop() as NestedSuite;
-    pending.push(...(suite.testsuite ?? []));
-    for (const testCase of suite.testcase ?? []) {
-      const name = textOf(testCase.name);
-      const classname = textOf(testCase.classname);
-      if (name === '') continue;
-      cases += 1;
-      const outcome = outcomeOf(testCase);
-      if (classname === '' && outcome === 'error' && (testCase.error ?? []).some((error) => error.message === 'collection failure')) report.collectionErrors.push(name);
-      const key = testCaseKey(classname, name);
-      const previous = report.outcomes.get(key);
-      if (previous === undefined || OUTCOME_RANK[outcome] > OUTCOME_RANK[previous]) report.outcomes.set(key, outcome);
-    }
-  }
+  if (!hasSuiteRoot) return new UnreadableTestReport('the report has no <testsuites> or <testsuite> element');
   if (cases === 0) return new UnreadableTestReport('the report names no test case');
   return report;
 }

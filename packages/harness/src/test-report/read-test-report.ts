@@ -5,8 +5,13 @@ import type { TestReportSource } from './test-report-source.js';
 /** Runs one of the harness's own commands in the sandbox that ran the tests (argv, no shell). */
 export type ReportCommandRunner = (argv: string[], logName: string, outputCapBytes?: number) => Promise<ExecResult>;
 
-/** Removes the report before the test command runs, so that only this run's test process can have written it. */
+/**
+ * Removes the report before the test command runs, so that only this run's test process can have
+ * written it. A file that cannot exist yet (pytest's, named by a fresh nonce) costs no command:
+ * each command in a sandbox is an exec, the larger part of what reading the report adds to an attempt.
+ */
 export async function removeTestReport(run: ReportCommandRunner, source: TestReportSource): Promise<void> {
+  if (!source.mayExistBefore) return;
   await run(['rm', '-f', '--', source.file], 'test_report_remove');
 }
 

@@ -12,6 +12,12 @@ export interface TestReportSource {
   file: string;
   /** Environment of the test command (pytest: the harness's `--junitxml`). */
   env: Record<string, string>;
+  /**
+   * True when the file may exist before the test command runs (`evaluation.results` names a
+   * path the repository may hold, even commit), so it is removed first; false for pytest's,
+   * whose name carries a fresh random nonce that nothing before this run can know.
+   */
+  mayExistBefore: boolean;
 }
 
 // `pytest`, `py.test`, `python -m pytest` as a word of the command (not `pytest-foo` or `mypytest`).
@@ -32,19 +38,20 @@ export function namedTestsOf(task: Task): { failToPass: string[]; passToPass: st
  * decides (the task names no tests, or runs something other than pytest without
  * `evaluation.results`). pytest's report goes to a file outside the work tree
  * (`<workdir>/.agentbench/`, beside the repository): the agent's diff cannot put a file there,
- * and the harness removes it before each run, so only this run's test process writes it. The
+ * and its name is new for each run (`nonce`), so only this run's test process can write it. The
  * harness's `--junitxml` comes through PYTEST_ADDOPTS, which pytest reads after the ini file's
  * `addopts`, so a second `--junitxml` there loses; `-p no:junitxml` there leaves no report.
- * `nonce` keeps the file apart from any other run's.
+ * `nonce` must be unguessable and new for each test run: it keeps the file apart from any other
+ * run's, and it is why the file need not be removed before the run.
  */
 export function testReportSourceFor(task: Task, workdir: string, repoPath: string, nonce: string): TestReportSource | undefined {
   const { failToPass, passToPass } = namedTestsOf(task);
   if (failToPass.length === 0 && (passToPass ?? []).length === 0) return undefined;
   const results = task.evaluation?.results;
   if (results !== undefined) {
-    return { style: 'junit', file: path.posix.resolve(workdir, repoPath, results.path), env: {} };
+    return { style: 'junit', file: path.posix.resolve(workdir, repoPath, results.path), env: {}, mayExistBefore: true };
   }
   if (!isPytestCommand(task.run.command)) return undefined;
   const file = path.posix.join(workdir, '.agentbench', `test-report-${nonce}.xml`);
-  return { style: 'pytest', file, env: { PYTEST_ADDOPTS: `--junitxml=${file}` } };
+  return { style: 'pytest', file, env: { PYTEST_ADDOPTS: `--junitxml=${file}` }, mayExistBefore: false };
 }

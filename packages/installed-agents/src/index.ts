@@ -4,10 +4,10 @@
 
 // Definitions: one file per agent (the shipped ones in agents/, more in folders of yours).
 export { listAgentDefinitions, findAgentDefinition } from './definition/list-agent-definitions.js';
-export { loadAgentDefinition, type AgentDefinition } from './definition/load-agent-definition.js';
+export type { AgentDefinition } from './definition/load-agent-definition.js';
 
 // The host cache: install (or reuse after checking the checksums), and what to mount.
-export { installAgent, type AgentInstallation } from './install/install-agent.js';
+export { installAgent, isAgentInstalled, type AgentInstallation } from './install/install-agent.js';
 
 // The instruction, from the task through a template users can override.
 export { buildInstruction } from './instruction/build-instruction.js';

@@ -36,12 +36,6 @@ export interface SandboxSpec {
    * writes into it directly; used by the harness so artifacts see the final tree.
    */
   mountWorkspace?: string;
-  /**
-   * Host folders the sandbox sees read-only at `sandboxPath` (absolute, outside the workspace): an
-   * installed agent and its runtime, mounted rather than baked into the image. Docker only: the
-   * other backends refuse a spec that has any.
-   */
-  readOnlyMounts?: ReadonlyArray<{ hostPath: string; sandboxPath: string }>;
   /** Files written into the workspace at creation, keyed by path relative to the workspace. */
   files?: Record<string, string | Uint8Array>;
   /** Environment variables for every command. */

@@ -207,7 +207,6 @@ export class BwrapSandbox implements Sandbox {
     const tools = await requireBwrapTools();
     const user = sandboxUser();
     checkEnvironment(spec.env, 'SandboxSpec.env');
-    if ((spec.readOnlyMounts?.length ?? 0) > 0) throw new SandboxError('invalid_spec', 'SandboxSpec.readOnlyMounts: the bwrap backend has no read-only mounts yet (the docker backend has)');
     const workdir = checkWorkdir(spec.workdir ?? BWRAP_DEFAULT_WORKDIR);
     const limits = checkLimits(spec);
     const rootfs = await resolveRootfs(spec, options);

@@ -104,8 +104,6 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     Tmpfs: { '/tmp': `rw,nosuid,nodev,exec,size=${Math.max(16, Math.floor(memoryMb / 2))}m` },
     NetworkMode: input.networkHolderId !== undefined ? `container:${input.networkHolderId}` : spec.hasNetwork === true ? SANDBOX_NETWORK : NO_NETWORK,
     Binds: spec.mountWorkspace === undefined ? [] : [`${spec.mountWorkspace}:${workdir}:rw`],
-    // The Mounts form (not Binds): a host path with ":" or "," stays one path, and a missing one fails the create instead of being made.
-    ...(spec.readOnlyMounts === undefined || spec.readOnlyMounts.length === 0 ? {} : { Mounts: readOnlyMounts(spec.readOnlyMounts, workdir) }),
     // The main process's stdout is the executor's protocol (all command output): reaching us
     // through the attach connection, it must not also be written to the engine's log files.
     LogConfig: { Type: 'none', Config: {} },
@@ -132,21 +130,6 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
   if (input.user !== undefined) createOptions.User = input.user;
   if (runtime !== undefined) hostConfig.Runtime = runtime;
   return { image, workdir, memoryMb, cpus, pids, runtime, createOptions };
-}
-
-/** `SandboxSpec.readOnlyMounts` as engine mounts: absolute paths, each outside the workspace and not `/`. */
-function readOnlyMounts(mounts: NonNullable<SandboxSpec['readOnlyMounts']>, workdir: string): Dockerode.MountSettings[] {
-  return mounts.map((mount, index) => {
-    const field = `SandboxSpec.readOnlyMounts[${index}]`;
-    if (typeof mount.hostPath !== 'string' || !posix.isAbsolute(mount.hostPath)) {
-      throw new SandboxError('invalid_spec', `${field}.hostPath: expected an absolute host path, found ${JSON.stringify(mount.hostPath)}`);
-    }
-    const target = typeof mount.sandboxPath === 'string' && posix.isAbsolute(mount.sandboxPath) ? posix.resolve(mount.sandboxPath) : undefined;
-    if (target === undefined || target === '/' || target === workdir || target.startsWith(`${workdir}/`) || workdir.startsWith(`${target}/`)) {
-      throw new SandboxError('invalid_spec', `${field}.sandboxPath: expected an absolute path outside the workspace ${workdir} (such as "/opt/agentbench/agent"), found ${JSON.stringify(mount.sandboxPath)}`);
-    }
-    return { Type: 'bind', Source: mount.hostPath, Target: target, ReadOnly: true };
-  });
 }
 
 function checkWorkdir(workdir: string): string {

@@ -70,7 +70,6 @@ export class LocalSandbox implements Sandbox {
 
   static async create(spec: SandboxSpec = {}, options: LocalSandboxOptions = {}): Promise<LocalSandbox> {
     checkEnvironment(spec.env, 'SandboxSpec.env');
-    if ((spec.readOnlyMounts?.length ?? 0) > 0) throw new SandboxError('invalid_spec', 'SandboxSpec.readOnlyMounts: the local backend has no read-only mounts yet (the docker backend has)');
     if (options.isWarningSilenced !== true && !hasWarned) {
       hasWarned = true;
       process.stderr.write('agentbench: warning: the local sandbox backend runs commands directly on this machine, with no isolation\n');

@@ -9,6 +9,7 @@ export { checkCassetteRun } from './check-cassette-run.js';
 export { CassetteWriter } from './cassette-writer.js';
 export { describeDivergence, formatDivergence, renderForDiff, type Divergence } from './divergence.js';
 export { startModelProxy, MODEL_PROXY_MODES, type CachedAnswer, type ModelProxy, type ModelProxyMode, type ModelProxyOptions } from './proxy/start-model-proxy.js';
+export { startAttemptGateway, type AttemptGateway, type AttemptGatewayOptions, type AttemptGatewayOutcome } from './proxy/attempt-gateway.js';
 export { checkUpstream } from './proxy/check-upstream.js';
 export { upstreamsFromEnvironment, type UpstreamEndpoint, type Upstreams } from './proxy/gateway-upstreams.js';
 export type { BudgetKind, BudgetStop, GatewayBudget, GatewayUsage } from './proxy/budget-ledger.js';

@@ -6,8 +6,8 @@ import type { AgentDefinition } from '../src/definition/load-agent-definition.js
 import { installAgent, type AgentInstallation } from '../src/install/install-agent.js';
 import { runInstalledAgent } from '../src/run/run-installed-agent.js';
 
-// Codex and Claude Code installed from npm by this file's own setup, into the host cache
-// (~/.cache/agentbench/agents, or $AGENTBENCH_AGENTS_CACHE): the first run downloads some 800 MB,
+// Codex, Claude Code and Qwen Code (with its Node) installed from npm by this file's own setup, into the host cache
+// (~/.cache/agentbench/agents, or $AGENTBENCH_AGENTS_CACHE): the first run downloads some 1.1 GB,
 // later runs reuse the cache after checking its checksums. Then one sandbox with both mounted
 // read-only runs them from the mounts. The image has no Node: they run by themselves.
 const context = await useDockerTestContext('installed-agents.docker.test.ts');
@@ -46,6 +46,27 @@ describeDocker('installed agents in a Docker sandbox', () => {
     const claudeVersion = await sandbox.exec([claudeBinary, '--version'], { env: { IS_SANDBOX: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', HOME: '/tmp' } });
     expect(claudeVersion.stdout.trim()).toBe(`${claude.definition.version} (Claude Code)`);
   });
+
+  it('runs qwen-code on the Node 22 runtime mounted beside it (the image has no Node)', async () => {
+    const definition = await findAgentDefinition('qwen-code');
+    const installation = await installAgent(definition);
+    const qwenSandbox = await context.createSandbox({ readOnlyMounts: installation.mounts });
+    try {
+      expect((await qwenSandbox.exec(['sh', '-c', 'command -v node || echo no-node'])).stdout.trim()).toBe('no-node');
+      const run = await runInstalledAgent({
+        sandbox: qwenSandbox,
+        definition: { ...definition, command: ['/bin/sh', '-c', 'node --version; node "$0" --version', '{binary}'] },
+        installation,
+        instruction: 'unused',
+        baseUrl: 'http://127.0.0.1:4010',
+        model: 'fake-model',
+        timeoutSec: 60,
+      });
+      expect(run.output.trim().split('\n')).toEqual([`v${definition.runtime === 'none' ? '' : definition.runtime.version}`, definition.version]);
+    } finally {
+      await qwenSandbox.dispose();
+    }
+  }, 600_000);
 
   it('mounts them read-only: the sandbox cannot change the host cache', async () => {
     const written = await sandbox.exec(['sh', '-c', 'touch /opt/agentbench/agent/planted 2>&1; echo "exit $?"']);

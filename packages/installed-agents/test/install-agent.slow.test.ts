@@ -61,6 +61,12 @@ describe('installAgent from the npm registry', () => {
     await expect((await freshInstallModule()).verifyInstall(forced.folder ?? '', 'is-number@7.0.0')).resolves.toBeUndefined();
   });
 
+  it('says which definition names a binary the install does not have', async () => {
+    const cacheFolder = path.join(scratch.path, 'cache');
+    const wrong = { ...definition, binary: 'node_modules/is-number/bin/is-number' };
+    await expect(installAgent(wrong, { cacheFolder })).rejects.toThrow(`${definition.file}: binary: node_modules/is-number/bin/is-number is not in the install of is-number@7.0.0`);
+  });
+
   it('refuses a package whose integrity is not the pinned one, leaving nothing in the cache', async () => {
     const cacheFolder = path.join(scratch.path, 'wrong-integrity-cache');
     const wrong = { ...definition, integrity: `sha512-${'A'.repeat(86)}==` };

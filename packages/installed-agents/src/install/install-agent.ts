@@ -102,6 +102,11 @@ export async function installAgent(definition: AgentDefinition, options: Install
   const folder = folders.folder ?? '';
   const integrity = version === definition.version ? definition.integrity : undefined;
   const status = await installPackage({ package: definition.package, version, integrity }, folder, { ...npmOptions, isForced: options.isForced === true });
+  // A wrong `binary` (a package that moved its executable) is said now, not as "not found" inside the sandbox.
+  const binaryOnHost = path.join(folder, definition.binary ?? '');
+  if (!(await stat(binaryOnHost).then((stats) => stats.isFile(), () => false))) {
+    throw new InstalledAgentError(`${definition.file}: binary: ${definition.binary ?? ''} is not in the install of ${definition.package}@${version} (${folder}); expected the path of its executable inside that folder`);
+  }
   mounts.unshift({ hostPath: folder, sandboxPath: AGENT_MOUNT_POINT });
   return {
     name: definition.name,

@@ -23,6 +23,8 @@ export const BENCHES = [
   'packages/sandbox/bench/pool.bench.mjs',
   'packages/tools/bench/tools.bench.mjs',
   'packages/cassette/bench/gateway.bench.mjs',
+  'packages/cassette/bench/forwarder.bench.mjs',
+  'packages/installed-agents/bench/mount.bench.mjs',
   'packages/evaluators/bench/scanners.bench.mjs',
   'packages/harness/bench/harness.bench.mjs',
   'packages/harness/bench/snapshots.bench.mjs',

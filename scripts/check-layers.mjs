@@ -37,7 +37,8 @@ export const LAYERS = [
   ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server', '@agentbench/scheduler'],
   // The cassette (record and replay of model exchanges) sits above the fake LLM server its tests drive.
   ['@agentbench/tools', '@agentbench/cassette'],
-  ['@agentbench/agent-loop', '@agentbench/evaluators'],
+  // Installed CLI agents (definitions, the host cache, read-only mounts) sit on the sandbox; their tests drive the cassette's gateway.
+  ['@agentbench/agent-loop', '@agentbench/evaluators', '@agentbench/installed-agents'],
   // Beside each other under the CLI, as ../shared/DESIGN.md draws them (plugins included).
   ['@agentbench/harness', '@agentbench/scenario-runner', '@agentbench/evaluator-example', '@agentbench/scanner-example', '@agentbench/broken-plugin-fixture'],
   ['@agentbench/report', '@agentbench/swebench'],

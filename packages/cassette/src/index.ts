@@ -6,6 +6,7 @@ export { readCassette, type Cassette } from './read-cassette.js';
 export { checkCassetteRun } from './check-cassette-run.js';
 export { formatDivergence, type Divergence } from './divergence.js';
 export { startModelProxy, MODEL_PROXY_MODES, type CachedAnswer, type ModelProxy, type ModelProxyMode, type ModelProxyOptions } from './proxy/start-model-proxy.js';
+export { startAttemptGateway, type AttemptGateway, type AttemptGatewayOptions, type AttemptGatewayOutcome } from './proxy/attempt-gateway.js';
 export { checkUpstream } from './proxy/check-upstream.js';
 export { upstreamsFromEnvironment, type UpstreamEndpoint, type Upstreams } from './proxy/gateway-upstreams.js';
 export type { GatewayBudget, GatewayUsage } from './proxy/budget-ledger.js';

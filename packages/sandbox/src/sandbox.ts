@@ -36,6 +36,11 @@ export interface SandboxSpec {
    * writes into it directly; used by the harness so artifacts see the final tree.
    */
   mountWorkspace?: string;
+  /**
+   * Host folders bind-mounted read-only at absolute paths inside the sandbox (docker only): the
+   * attempt gateway's socket folder, an installed agent. Nothing in them can be changed from inside.
+   */
+  readOnlyMounts?: readonly { hostPath: string; sandboxPath: string }[];
   /** Files written into the workspace at creation, keyed by path relative to the workspace. */
   files?: Record<string, string | Uint8Array>;
   /** Environment variables for every command. */

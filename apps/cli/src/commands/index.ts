@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { agentsCommand } from './agents.js';
 import { benchModelsCommand } from './bench-models.js';
 import { cleanupCommand } from './cleanup.js';
 import { compareCommand } from './compare.js';
@@ -40,4 +41,5 @@ export const commands: ReadonlyArray<CommandModule<any, any>> = [
   doctorCommand,
   cleanupCommand,
   imageCommand,
+  agentsCommand,
 ];

@@ -59,6 +59,13 @@ describe('planContainer', () => {
     expect(plan.createOptions.User).toBe('1000:1000');
   });
 
+  it('bind-mounts readOnlyMounts read-only beside the workspace, and refuses a relative path or one the engine would split', () => {
+    const plan = planContainer({ ...base, spec: { mountWorkspace: '/host/repo', readOnlyMounts: [{ hostPath: '/tmp/gateway-x', sandboxPath: '/run/agentbench-gateway/' }] } });
+    expect(plan.createOptions.HostConfig!.Binds).toEqual(['/host/repo:/workspace:rw', '/tmp/gateway-x:/run/agentbench-gateway:ro']);
+    expect(() => planContainer({ ...base, spec: { readOnlyMounts: [{ hostPath: 'relative', sandboxPath: '/x' }] } })).toThrow(/readOnlyMounts\[0\]\.hostPath: expected an absolute path/);
+    expect(() => planContainer({ ...base, spec: { readOnlyMounts: [{ hostPath: '/a', sandboxPath: '/x:rw' }] } })).toThrow(/readOnlyMounts\[0\]\.sandboxPath/);
+  });
+
   it('under gVisor gives the container room for its kernel\'s host threads and caps each command\'s processes at limits.pids instead', () => {
     const plan = planContainer({ ...base, spec: { runtime: 'runsc', limits: { pids: 64 }, env: { A: '1' } } });
     expect(plan.createOptions.HostConfig!.PidsLimit).toBe(64 * GVISOR_HOST_PIDS_PER_PROCESS + GVISOR_HOST_PIDS_BASE);

@@ -103,7 +103,7 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     // exec: pip and build tools run helpers from /tmp; its size counts against Memory.
     Tmpfs: { '/tmp': `rw,nosuid,nodev,exec,size=${Math.max(16, Math.floor(memoryMb / 2))}m` },
     NetworkMode: input.networkHolderId !== undefined ? `container:${input.networkHolderId}` : spec.hasNetwork === true ? SANDBOX_NETWORK : NO_NETWORK,
-    Binds: spec.mountWorkspace === undefined ? [] : [`${spec.mountWorkspace}:${workdir}:rw`],
+    Binds: [...(spec.mountWorkspace === undefined ? [] : [`${spec.mountWorkspace}:${workdir}:rw`]), ...readOnlyBinds(spec.readOnlyMounts)],
     // The main process's stdout is the executor's protocol (all command output): reaching us
     // through the attach connection, it must not also be written to the engine's log files.
     LogConfig: { Type: 'none', Config: {} },
@@ -130,6 +130,18 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
   if (input.user !== undefined) createOptions.User = input.user;
   if (runtime !== undefined) hostConfig.Runtime = runtime;
   return { image, workdir, memoryMb, cpus, pids, runtime, createOptions };
+}
+
+/** `host:sandbox:ro` binds; a path with `:` or `,` would be split by the engine, so it is refused. */
+function readOnlyBinds(mounts: SandboxSpec['readOnlyMounts']): string[] {
+  return (mounts ?? []).map((mount, index) => {
+    for (const [field, path] of [['hostPath', mount.hostPath], ['sandboxPath', mount.sandboxPath]] as const) {
+      if (typeof path !== 'string' || !posix.isAbsolute(path) || /[:,]/.test(path)) {
+        throw new SandboxError('invalid_spec', `SandboxSpec.readOnlyMounts[${index}].${field}: expected an absolute path without ":" or ",", found ${JSON.stringify(path)}`);
+      }
+    }
+    return `${mount.hostPath}:${posix.resolve(mount.sandboxPath)}:ro`;
+  });
 }
 
 function checkWorkdir(workdir: string): string {

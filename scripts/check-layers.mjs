@@ -31,7 +31,8 @@ export const LAYERS = [
   // The formats and the error base every package's errors extend; depends on nothing of ours.
   ['@agentbench/schemas'],
   // The scripted LLM server for tests and the one scheduler sit here because their errors extend schemas' AgentBenchError.
-  ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server', '@agentbench/scheduler'],
+  // The installed agents' stream formats and ATIF: pure readers of data, beside the other formats' users.
+  ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server', '@agentbench/scheduler', '@agentbench/trajectories'],
   // The cassette (record and replay of model exchanges) sits above the fake LLM server its tests drive.
   ['@agentbench/tools', '@agentbench/cassette'],
   ['@agentbench/agent-loop', '@agentbench/evaluators'],

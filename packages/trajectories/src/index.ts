@@ -7,3 +7,4 @@ export { trajectoryEvents, type TrajectoryEventsOptions } from './trajectory-eve
 export { attemptToAtif, type AtifExportInput } from './atif/attempt-to-atif.js';
 export { agentTranscript } from './atif/agent-transcript.js';
 export { ATIF_SCHEMA_VERSION, atifProblems, type AtifTrajectory } from './atif/atif-schema.js';
+export { parseEventLines, parseJsonLines } from './atif/parse-event-lines.js';

@@ -9,6 +9,8 @@ export interface TrajectoryEventsOptions {
   /** With a task id, the events start with `run_started` (task, variant) as our agent loop's do. */
   taskId?: string;
   variant?: string;
+  /** The installed agent's version, written in `run_started` for `ab export`. */
+  agentVersion?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export function trajectoryEvents(trajectory: AgentTrajectory, options: Trajector
   const emit = <TType extends AgentEvent['event_type']>(eventType: TType, payload: AgentEventOf<TType>['payload'], step: number | null, timestamp?: string): void => {
     events.push({ event_type: eventType, timestamp: timestamp ?? options.at, ...base, step, payload } as AgentEvent);
   };
-  if (options.taskId !== undefined) emit('run_started', { task_id: options.taskId, variant: options.variant ?? null, agent_format: trajectory.format, session_id: trajectory.sessionId ?? null }, null);
+  if (options.taskId !== undefined) emit('run_started', { task_id: options.taskId, variant: options.variant ?? null, agent_format: trajectory.format, session_id: trajectory.sessionId ?? null, agent_version: options.agentVersion ?? null }, null);
   let step = 0;
   for (const item of trajectory.steps) {
     if (item.kind === 'model_turn') {

@@ -6,5 +6,5 @@ export { mergeGatewayTurns } from './gateway/merge-gateway-turns.js';
 export { trajectoryEvents, type TrajectoryEventsOptions } from './trajectory-events.js';
 export { attemptToAtif, type AtifExportInput } from './atif/attempt-to-atif.js';
 export { agentTranscript } from './atif/agent-transcript.js';
-export { ATIF_SCHEMA_VERSION, atifProblems, type AtifTrajectory } from './atif/atif-schema.js';
+export { atifProblems, type AtifTrajectory } from './atif/atif-schema.js';
 export { parseEventLines, parseJsonLines } from './atif/parse-event-lines.js';

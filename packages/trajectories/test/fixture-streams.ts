@@ -9,6 +9,11 @@ export function streamFixture(agent: 'codex' | 'claude' | 'qwen'): string {
   return readFileSync(new URL(`${agent}.jsonl`, folder), 'utf8');
 }
 
+/** Qwen Code's `-o json` output of the same script: one JSON array. */
+export function qwenJsonArrayFixture(): string {
+  return readFileSync(new URL('qwen.json', folder), 'utf8');
+}
+
 /** The gateway's exchanges of the same run, checked against the cassette schema. */
 export function cassetteFixture(agent: 'codex' | 'claude' | 'qwen'): CassetteExchange[] {
   return readFileSync(new URL(`${agent}.cassette.jsonl`, folder), 'utf8')

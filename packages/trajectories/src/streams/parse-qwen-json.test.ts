@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cassetteFixture, streamFixture } from '../../test/fixture-streams.js';
+import { cassetteFixture, qwenJsonArrayFixture, streamFixture } from '../../test/fixture-streams.js';
 import type { ModelTurnStep, ToolStep } from '../agent-trajectory.js';
 import { mergeGatewayTurns } from '../gateway/merge-gateway-turns.js';
 import { parseQwenJson } from './parse-qwen-json.js';
@@ -36,9 +36,11 @@ describe('parseQwenJson on a real qwen -o stream-json stream (0.24.4)', () => {
     expect(merged.steps.filter((step): step is ModelTurnStep => step.kind === 'model_turn').map((turn) => turn.usage?.inputTokens)).toEqual([5001, 5035, 5044, 5056, 5087]);
   });
 
-  it('reads -o json, the same messages as one JSON array', () => {
-    const array = `[${stream.split('\n').filter((line) => line.trim() !== '').join(',\n')}]`;
-    expect(parseQwenJson(array, { workspace: '/workspace' }).steps).toEqual(trajectory.steps);
+  it('reads a real -o json output, the same messages as one JSON array, to the same steps', () => {
+    const fromArray = parseQwenJson(qwenJsonArrayFixture(), { workspace: '/workspace' });
+    const shape = (steps: typeof trajectory.steps) => steps.map((step) => (step.kind === 'model_turn' ? ['turn', step.text, step.usage] : ['tool', step.agentTool, step.command, step.result?.exitCode, step.filesChanged]));
+    expect(shape(fromArray.steps)).toEqual(shape(trajectory.steps));
+    expect(fromArray).toMatchObject({ format: 'qwen-json', finalText: 'Fixed the bug in calc.py.', isError: false });
   });
 });
 

@@ -1,5 +1,6 @@
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { atifProblems, mergeGatewayTurns, parseAgentStream, trajectoryEvents } from '@agentbench/trajectories';
 import { cassetteFixture, streamFixture } from '../../../packages/trajectories/test/fixture-streams.js';
@@ -21,6 +22,7 @@ async function installedAgentFolder(): Promise<string> {
   const trajectory = mergeGatewayTurns(parseAgentStream('claude-stream-json', streamFixture('claude'), { workspace: '/workspace' }), cassetteFixture('claude'));
   const events = trajectoryEvents(trajectory, { runId: '01JCLAUDE', at: '2026-11-27T18:00:00.000Z', taskId: 'toy_capture', variant: 'claude-code', agentVersion: '2.1.332' });
   await writeFile(path.join(folder, 'events.jsonl'), events.map((event) => JSON.stringify(event)).join('\n') + '\n');
+  await copyFile(fileURLToPath(new URL('../../../packages/trajectories/test/fixtures/streams/claude.cassette.jsonl', import.meta.url)), path.join(folder, 'cassette.jsonl'));
   return folder;
 }
 
@@ -33,9 +35,11 @@ describe('ab export --format atif', () => {
     const atif = JSON.parse(await readFile(out, 'utf8')) as Record<string, any>;
     expect(atifProblems(atif)).toEqual([]);
     expect(atif).toMatchObject({ schema_version: 'ATIF-v1.6', session_id: '01JCLAUDE', agent: { name: 'claude-code', version: '2.1.332', model_name: 'fake-model', extra: { stream_format: 'claude-stream-json' } } });
-    expect(atif.steps.map((step: any) => step.tool_calls?.[0]?.function_name ?? null)).toEqual(['Bash', 'Write', 'Bash', null]);
-    expect(atif.steps[1].extra).toEqual({ files_changed: ['calc.py'] });
-    expect(atif.final_metrics).toEqual({ total_prompt_tokens: 10594, total_completion_tokens: 28, total_steps: 4 });
+    // The instruction comes from the gateway's first recorded request.
+    expect(atif.steps[0]).toEqual({ step_id: 1, source: 'user', message: 'Fix the bug in calc.py so that add returns the sum.' });
+    expect(atif.steps.map((step: any) => step.tool_calls?.[0]?.function_name ?? null)).toEqual([null, 'Bash', 'Write', 'Bash', null]);
+    expect(atif.steps[2].extra).toEqual({ files_changed: ['calc.py'] });
+    expect(atif.final_metrics).toEqual({ total_prompt_tokens: 10594, total_completion_tokens: 28, total_steps: 5 });
     expect(atif.extra).toMatchObject({ task_id: 'toy_capture' });
     expect(await readdir(scratch.path)).toEqual(['claude-attempt', 'trajectory.json']);
   });

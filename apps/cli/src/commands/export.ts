@@ -1,6 +1,7 @@
 import { lstat, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
+import { parseCassette } from '@agentbench/cassette';
 import { agentTranscript, attemptToAtif, parseEventLines, parseJsonLines, TrajectoryError, type AtifExportInput } from '@agentbench/trajectories';
 import { UsageError } from '../usage-error.js';
 import { CLI_VERSION } from '../version.js';
@@ -31,7 +32,7 @@ async function readFolderFile(folder: string, name: string): Promise<string | un
   return readFile(file, 'utf8');
 }
 
-/** What `ab export` writes for an attempt folder: its ATIF trajectory, from events.jsonl (and llm_messages.jsonl, attempt.json). */
+/** What `ab export` writes for an attempt folder: its ATIF trajectory, from events.jsonl (and llm_messages.jsonl or cassette.jsonl, attempt.json). */
 export async function exportAttemptTrajectory(folder: string): Promise<ReturnType<typeof attemptToAtif>> {
   const stats = await lstat(folder).catch(() => undefined);
   if (stats === undefined || !stats.isDirectory()) throw new UsageError(`${folder}: not an attempt folder (expected the folder holding events.jsonl)`, ['export']);
@@ -63,12 +64,19 @@ export async function exportAttemptTrajectory(folder: string): Promise<ReturnTyp
   for (const [key, value] of [['task_id', attempt.task_id ?? startedPayload.task_id], ['passed', result.passed], ['failure_reason', result.failure_reason], ['stop_reason', result.stop_reason]] as const) {
     if (value !== undefined && value !== null) extra[key] = value;
   }
+  // An installed agent has no llm_messages.jsonl: its instruction is in the gateway's first recorded request.
+  let transcript = messagesText === undefined ? undefined : agentTranscript(parseJsonLines(messagesText, path.join(folder, 'llm_messages.jsonl')).map((line) => line.value));
+  const cassetteText = transcript === undefined ? await readFolderFile(folder, 'cassette.jsonl') : undefined;
+  if (cassetteText !== undefined) {
+    const first = parseCassette(path.join(folder, 'cassette.jsonl'), cassetteText).exchanges.find((exchange) => exchange.role === 'agent');
+    if (first !== undefined) transcript = { ...agentTranscript([{ direction: 'request', body: first.request.body }]), answers: [] };
+  }
   const sessionId = typeof attempt.run_id === 'string' ? attempt.run_id : (events[0]?.run_id ?? path.basename(folder));
   return attemptToAtif({
     events,
     agent,
     sessionId,
-    ...(messagesText === undefined ? {} : { transcript: agentTranscript(parseJsonLines(messagesText, path.join(folder, 'llm_messages.jsonl')).map((line) => line.value)) }),
+    ...(transcript === undefined ? {} : { transcript }),
     extra,
   });
 }

@@ -4,7 +4,7 @@ import { excerpt } from '../streams/stream-limits.js';
 
 /** What ATIF needs of our agent loop's `llm_messages.jsonl`: the task's prompt, each answer's text, each tool's output. */
 export interface AgentTranscript {
-  /** The first request's last user message: the instruction the agent was given. */
+  /** The first request's last user message: the instruction the agent was given (earlier ones may be context, as Codex's environment). */
   instruction?: string;
   /** Each answer, in file order. */
   answers: string[];
@@ -25,6 +25,7 @@ function textOf(content: unknown): string {
  */
 export function agentTranscript(records: readonly unknown[]): AgentTranscript {
   const transcript: AgentTranscript = { answers: [], toolOutputs: new Map() };
+  let isFirstRequest = true;
   for (const record of records) {
     if (!isRecord(record) || !isRecord(record.body)) continue;
     const body = record.body;
@@ -34,9 +35,17 @@ export function agentTranscript(records: readonly unknown[]): AgentTranscript {
     }
     if (record.direction !== 'request') continue;
     const items = [body.messages, body.input].filter(Array.isArray).flat() as unknown[];
+    if (isFirstRequest) {
+      const lastUser = items.filter((item): item is Record<string, unknown> => isRecord(item) && item.role === 'user' && textOf(item.content) !== '').at(-1);
+      // Its last text part: Claude Code puts reminders and context in parts before the instruction.
+      if (lastUser !== undefined) {
+        const content = lastUser.content;
+        transcript.instruction = excerpt(Array.isArray(content) ? textOf(content.filter((part) => textOf([part]) !== '').slice(-1)) : textOf(content));
+      }
+      isFirstRequest = false;
+    }
     for (const item of items) {
       if (!isRecord(item)) continue;
-      if (transcript.instruction === undefined && item.role === 'user' && typeof item.content === 'string') transcript.instruction = excerpt(item.content);
       if (item.role === 'tool' && typeof item.tool_call_id === 'string') transcript.toolOutputs.set(item.tool_call_id, excerpt(textOf(item.content)));
       else if (item.type === 'function_call_output' && typeof item.call_id === 'string') transcript.toolOutputs.set(item.call_id, excerpt(textOf(item.output)));
       else if (item.role === 'user' && Array.isArray(item.content)) {

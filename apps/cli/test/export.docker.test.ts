@@ -15,7 +15,7 @@ describe.skipIf(skipReason !== undefined)('ab export --format atif on a real att
 
   it("writes the scripted agent's attempt on toy_fail_pytest as valid ATIF: its tool calls, their results, the tests and the verdict", async () => {
     const run = await runCli(['run-agent', '--task', toyTaskFile('toy_fail_pytest'), '--variant', 'scripted', '--out', path.join(scratch.path, 'runs')]);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
     const runDir = /^artifacts: (.+)$/m.exec(run.stdout)?.[1] ?? '';
     const record = JSON.parse(await readFile(path.join(runDir, 'attempt.json'), 'utf8')) as { run_id: string };
     scratch.runIds.push(record.run_id);

@@ -34,7 +34,8 @@ export const LAYERS = [
   // The formats and the error base every package's errors extend; depends only on the helpers.
   ['@agentbench/schemas'],
   // The scripted LLM server for tests and the one scheduler sit here because their errors extend schemas' AgentBenchError.
-  ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server', '@agentbench/scheduler'],
+  // The installed agents' stream formats and ATIF: pure readers of data, beside the other formats' users.
+  ['@agentbench/sandbox', '@agentbench/scoring', '@agentbench/fake-llm-server', '@agentbench/scheduler', '@agentbench/trajectories'],
   // The cassette (record and replay of model exchanges) sits above the fake LLM server its tests drive.
   ['@agentbench/tools', '@agentbench/cassette'],
   // Installed CLI agents (definitions, the host cache, read-only mounts) sit on the sandbox; their tests drive the cassette's gateway.

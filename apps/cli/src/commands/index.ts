@@ -4,6 +4,7 @@ import { benchModelsCommand } from './bench-models.js';
 import { cleanupCommand } from './cleanup.js';
 import { compareCommand } from './compare.js';
 import { doctorCommand } from './doctor.js';
+import { exportCommand } from './export.js';
 import { imageCommand } from './image.js';
 import { importSwebenchCommand } from './import-swebench.js';
 import { listTasksCommand } from './list-tasks.js';
@@ -35,6 +36,7 @@ export const commands: ReadonlyArray<CommandModule<any, any>> = [
   scenarioCommand,
   reportCommand,
   compareCommand,
+  exportCommand,
   viewCommand,
   benchModelsCommand,
   importSwebenchCommand,

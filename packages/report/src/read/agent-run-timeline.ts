@@ -114,6 +114,9 @@ export async function readAgentRunTimeline(
         const message = (event.payload as Record<string, unknown>).message;
         const fromTranscript = transcript?.toolOutputs.get(event.payload.request_id);
         if (fromTranscript !== undefined) entry.output = previewText(fromTranscript, limits.outputCharacters);
+        // An installed agent's events carry the call's output themselves (it has no transcript of ours).
+        const ownOutput = (event.payload as Record<string, unknown>).output;
+        if (entry.output === undefined && typeof ownOutput === 'string') entry.output = previewText(ownOutput, limits.outputCharacters);
         if (event.payload.tool === 'run') {
           const logs = await filesStartingWith(logsFolder, `tool_step_${stepLabel(step)}_`);
           entry.links.push(...logs.map((file): FileLink => ({ label: path.basename(file), file })));
@@ -171,7 +174,9 @@ export async function readAgentRunTimeline(
         const entry: TimelineEntry = { kind: 'llm', step, title: `LLM ${event.payload.model}${tokens}${cost}`, at: event.timestamp, durationSec: seconds(event.payload.duration_sec), links: [] };
         const answer = transcript?.answers[answerIndex];
         answerIndex += 1;
+        const ownText = (event.payload as Record<string, unknown>).text;
         if (answer !== undefined) entry.output = previewText(answer.text, limits.outputCharacters);
+        else if (typeof ownText === 'string' && ownText !== '') entry.output = previewText(ownText, limits.outputCharacters);
         entries.push(entry);
         break;
       }

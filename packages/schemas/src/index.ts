@@ -201,6 +201,10 @@ export {
   type ToolResult,
 } from './records/tool-result.js';
 
+// Artifacts a run writes and reports read, each read through its schema
+export { checkArtifact, readArtifactFile, type ArtifactCheck } from './artifacts/check-artifact.js';
+export { SCENARIO_RESULT_SCHEMA_VERSION, ScenarioRunResultSchema, type ScenarioRunResult } from './artifacts/scenario-run-result.js';
+
 // JSON Schema output
 export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema, type JsonSchemaDocument } from './json-schema/json-schemas.js';
 

@@ -8,7 +8,7 @@ import { findArtifactFiles } from './find-artifact-files.js';
 import { DEFAULT_PREVIEW_LIMITS, scaledPreviewLimits, type PreviewLimits } from './preview-limits.js';
 import { locateAttemptFiles, readAttemptDetail } from './read-attempt-detail.js';
 import { problemReporter, readJsonFile, readJsonLines } from './read-jsonl.js';
-import { readScenarioResult } from './read-scenario-result.js';
+import { scenarioResultRow } from './read-scenario-result.js';
 import { statusOf } from './row-status.js';
 import { costUnknownText } from '../summary/cost-unknown.js';
 import { taskValidityText } from '../summary/attempt-counts.js';
@@ -185,7 +185,7 @@ async function planSource(dir: string, sourceId: string, problems: ReadProblem[]
 }
 
 async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: PreviewLimits, problems: ReadProblem[]): Promise<ReportRow | undefined> {
-  if (plan.kind === 'scenario') return readScenarioResult(plan.file, { id, sourceId, limits, problems });
+  if (plan.kind === 'scenario') return scenarioResultRow(plan.file, { id, sourceId, limits, problems });
   if (plan.kind === 'events') {
     const folder = path.dirname(plan.eventsFile);
     const files = await locateAttemptFiles({}, folder, folder);

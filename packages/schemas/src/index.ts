@@ -204,6 +204,10 @@ export {
 // Artifacts a run writes and reports read, each read through its schema
 export { checkArtifact, readArtifactFile, type ArtifactCheck } from './artifacts/check-artifact.js';
 export { SCENARIO_RESULT_SCHEMA_VERSION, ScenarioRunResultSchema, type ScenarioRunResult } from './artifacts/scenario-run-result.js';
+export { MatrixSummarySchema, type MatrixSummary } from './artifacts/matrix-summary.js';
+export { BenchSummarySchema, type BenchSummary } from './artifacts/bench-summary.js';
+export { AttemptDetailsSchema, isAttemptDetails, type AttemptDetails } from './artifacts/attempt-details.js';
+export { LlmMessageRecordSchema, type LlmMessageRecord } from './artifacts/llm-message-record.js';
 
 // JSON Schema output
 export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema, type JsonSchemaDocument } from './json-schema/json-schemas.js';

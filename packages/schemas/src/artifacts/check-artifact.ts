@@ -26,8 +26,9 @@ export function describeArtifactIssue(issues: readonly AnyIssue[]): string {
   const segments = (issue.path ?? []).map((item) => item.key as string | number);
   const field = segments.length === 0 ? '(the whole file)' : showFieldPath(segments);
   if (issue.kind !== 'schema') return `${field}: ${issue.message}`;
-  const found = issue.input === undefined ? 'nothing (the field is missing)' : showText(issue.received, 80);
-  return `${field}: expected ${issue.expected ?? 'another value'}, found ${found}`;
+  // A missing key's issue "expects" the key's own name: say the field is missing instead.
+  if (issue.input === undefined) return `${field}: missing (the field is required)`;
+  return `${field}: expected ${issue.expected ?? 'another value'}, found ${showText(issue.received, 80)}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FileValidationError, validateScenarioFile } from '@agentbench/schemas';
+import { FileValidationError } from '@agentbench/schemas';
+import { validateScenarioFile } from '../../schemas/src/loading/load-scenario.js';
 import { describe, expect, it } from 'vitest';
 import { planScenario } from '../src/plan/plan-scenario.js';
 import { formatPlan } from '../src/plan/format-plan.js';

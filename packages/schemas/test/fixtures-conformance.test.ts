@@ -8,9 +8,9 @@ import {
   loadScenario,
   loadSuite,
   validateFile,
-  validateScenarioFile,
   validateTaskFile,
 } from '../src/index.js';
+import { validateScenarioFile } from '../src/loading/load-scenario.js';
 import { casesOrSkipped, sharedFixturesSkipReason } from '../../../test-support/shared-fixtures.js';
 import { elizaScenariosDir, pythonTasksDir } from './helpers/fixtures.js';
 

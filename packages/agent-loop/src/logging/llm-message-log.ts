@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@agentbench/schemas';
+import { ConfigurationError, type LlmMessageRecord } from '@agentbench/schemas';
 import { JsonlWriter } from './jsonl-writer.js';
 
 export interface LlmLogSettings {
@@ -57,16 +57,8 @@ export function truncateStrings(value: unknown, maxChars: number | undefined): u
   return value;
 }
 
-export interface LlmMessageRecord {
-  run_id: string;
-  step: number | null;
-  attempt: number;
-  direction: 'request' | 'response' | 'error';
-  api: string;
-  model: string;
-  body?: unknown;
-  error?: { kind: string; message: string; status?: number; will_retry: boolean; delay_ms?: number };
-}
+// A line of `llm_messages.jsonl`, defined by its schema in @agentbench/schemas (reports read it through it).
+export type { LlmMessageRecord } from '@agentbench/schemas';
 
 /** `llm_messages.jsonl`: each request body and each answer (or error), try by try, strings truncated by the settings. */
 export class LlmMessageLog {

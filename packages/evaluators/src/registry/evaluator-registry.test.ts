@@ -1,7 +1,8 @@
 import { judge } from '@agentbench/scoring';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { formatIssue, loadScenario, validateScenarioFile } from '@agentbench/schemas';
+import { formatIssue, loadScenario } from '@agentbench/schemas';
+import { validateScenarioFile } from '../../../schemas/src/loading/load-scenario.js';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { elizaScenariosDir, elizaScenariosSkipReason } from '../../test/helpers/paths.js';

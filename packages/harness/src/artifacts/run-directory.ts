@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { AttemptRecord, RunRecord } from '@agentbench/schemas';
 import { writeJsonAtomic } from '@agentbench/helpers';
 import { ArtifactWriteError, asArtifactWriteError, isWriteFailure, writingArtifact } from '../errors/artifact-write-error.js';
 
@@ -55,6 +56,6 @@ export async function createUniqueDirectory(parent: string, name: string): Promi
 }
 
 /** Writes a run's JSON file (run.json, attempt.json) atomically; a full or read-only disk is an ArtifactWriteError naming it. */
-export async function writeRunJson(file: string, value: unknown): Promise<void> {
+export async function writeRunJson(file: string, value: RunRecord | AttemptRecord): Promise<void> {
   await writingArtifact(file, () => writeJsonAtomic(file, value));
 }

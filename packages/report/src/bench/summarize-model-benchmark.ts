@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { BenchSummary } from '@agentbench/schemas';
 import { writeJsonAtomic } from '@agentbench/helpers';
 import type { ReportModel } from '../model/report-model.js';
 import { readRunFolders } from '../read/read-run-folders.js';
@@ -46,7 +47,7 @@ export interface ModelBenchmarkResult {
   summaryFile: string;
 }
 
-function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): unknown {
+function summaryJson(result: Omit<ModelBenchmarkResult, 'summaryFile'>): BenchSummary {
   return {
     out_dir: result.outDir,
     runs: result.runs,

@@ -1,7 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import * as v from 'valibot';
-import { AgentEventSchema, type AgentEvent } from '@agentbench/schemas';
+import { AgentEventSchema, checkArtifact, type AgentEvent } from '@agentbench/schemas';
 import type { FileLink, ReadProblem, TimelineEntry } from '../model/report-model.js';
 import type { LlmTranscript } from './llm-messages.js';
 import type { PreviewLimits } from './preview-limits.js';
@@ -73,14 +72,12 @@ export async function readAgentRunTimeline(
   const resolve = (file: string): string => (path.isAbsolute(file) ? file : path.join(runFolder, file));
 
   for (const { value, line } of lines) {
-    const parsed = v.safeParse(AgentEventSchema, value);
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const where = issue?.path?.map((item) => String(item.key)).join('.') ?? '';
-      reporter.add(line, `not a valid event (${where === '' ? '' : `${where}: `}${issue?.message ?? 'invalid'}); skipped`);
+    const checked = checkArtifact(AgentEventSchema, value, 'a valid event');
+    if (!checked.success) {
+      reporter.add(line, `${checked.message}; skipped`);
       continue;
     }
-    const event = parsed.output;
+    const event = checked.output;
     const step = event.step ?? null;
     summary.runId ??= event.run_id;
     switch (event.event_type) {

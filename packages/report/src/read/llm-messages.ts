@@ -1,3 +1,4 @@
+import { checkArtifact, LlmMessageRecordSchema } from '@agentbench/schemas';
 import type { ReadProblem } from '../model/report-model.js';
 import { problemReporter, readJsonLines } from './read-jsonl.js';
 import { isRecord } from '@agentbench/helpers';
@@ -72,13 +73,14 @@ export async function readLlmTranscript(file: string, problems: ReadProblem[]): 
   const transcript: LlmTranscript = { answers: [], toolOutputs: new Map() };
   const reporter = problemReporter(file, problems);
   for (const { value, line } of lines) {
-    if (!isRecord(value) || typeof value.direction !== 'string') {
-      reporter.add(line, 'expected an LLM message record with a "direction"; skipped');
+    const checked = checkArtifact(LlmMessageRecordSchema, value, 'an LLM message record');
+    if (!checked.success) {
+      reporter.add(line, `${checked.message}; skipped`);
       continue;
     }
-    const step = typeof value.step === 'number' ? value.step : null;
-    if (value.direction === 'request') collectToolOutputs(value.body, transcript.toolOutputs);
-    else if (value.direction === 'response') transcript.answers.push({ step, text: answerText(value.body) });
+    const record = checked.output;
+    if (record.direction === 'request') collectToolOutputs(record.body, transcript.toolOutputs);
+    else if (record.direction === 'response') transcript.answers.push({ step: record.step, text: answerText(record.body) });
     // Errors are in events.jsonl too (llm_request_failed); answers pair with llm_request_finished in order.
   }
   reporter.finish();

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { AttemptDetailsSchema, checkArtifact } from '@agentbench/schemas';
 import { emptyDetail, type DiffView, type LogView, type ReadProblem, type RowDetail, type TimelineEntry } from '../model/report-model.js';
 import { readAgentRunTimeline, type EventRunSummary } from './agent-run-timeline.js';
 import { readLlmTranscript } from './llm-messages.js';
@@ -68,22 +69,27 @@ function trimTimeline(entries: TimelineEntry[], limit: number): { entries: Timel
 
 async function stageTimeline(file: string, base: string, limits: PreviewLimits, problems: ReadProblem[]): Promise<{ entries: TimelineEntry[]; message?: string; notes: string[] }> {
   const value = await readJsonFile(file, problems);
-  if (!isRecord(value) || !Array.isArray(value.stages)) return { entries: [], notes: [] };
+  if (value === undefined) return { entries: [], notes: [] };
+  const checked = checkArtifact(AttemptDetailsSchema, value, "the harness's attempt details");
+  if (!checked.success) {
+    problems.push({ file, message: `${checked.message}; its stages are not shown` });
+    return { entries: [], notes: [] };
+  }
+  const details = checked.output;
   const entries: TimelineEntry[] = [];
-  for (const stage of value.stages) {
-    if (!isRecord(stage) || typeof stage.stage !== 'string') continue;
-    const exit = typeof stage.exitCode === 'number' ? ` (exit ${stage.exitCode}${stage.timedOut === true ? ', timed out' : ''})` : '';
+  for (const stage of details.stages) {
+    const exit = stage.exitCode === undefined ? '' : ` (exit ${stage.exitCode}${stage.timedOut === true ? ', timed out' : ''})`;
     const reason = typeof stage.failureReason === 'string' ? `: ${stage.failureReason}` : '';
     const entry: TimelineEntry = {
       kind: 'stage',
       step: null,
       title: `${stage.stage.replaceAll('_', ' ')}${exit}${reason}`,
-      durationSec: typeof stage.durationMs === 'number' ? stage.durationMs / 1000 : null,
+      durationSec: stage.durationMs / 1000,
       isError: typeof stage.failureReason === 'string',
       links: [],
     };
-    if (typeof stage.command === 'string') entry.input = previewText(stage.command, limits.inputCharacters);
-    if (typeof stage.log === 'string') {
+    if (stage.command !== undefined) entry.input = previewText(stage.command, limits.inputCharacters);
+    if (stage.log !== undefined) {
       const log = path.isAbsolute(stage.log) ? stage.log : path.resolve(base, stage.log);
       entry.links.push({ label: path.basename(log), file: log });
       const preview = await previewFile(log, limits.outputCharacters);
@@ -91,16 +97,11 @@ async function stageTimeline(file: string, base: string, limits: PreviewLimits, 
     }
     entries.push(entry);
   }
-  const notes: string[] = [];
-  if (Array.isArray(value.mismatches)) {
-    for (const mismatch of value.mismatches) if (isRecord(mismatch)) notes.push(`${String(mismatch.field)}: ${String(mismatch.message)}`);
-  }
-  if (Array.isArray(value.failing_tests) && value.failing_tests.length > 0) {
-    const failing = value.failing_tests.filter((item): item is string => typeof item === 'string');
-    notes.push(`failing tests: ${failing.slice(0, 20).join(', ')}${failing.length > 20 ? ` and ${failing.length - 20} more` : ''}`);
-  }
+  const notes = details.mismatches.map((mismatch) => `${mismatch.field}: ${mismatch.message}`);
+  const failing = details.failing_tests;
+  if (failing.length > 0) notes.push(`failing tests: ${failing.slice(0, 20).join(', ')}${failing.length > 20 ? ` and ${failing.length - 20} more` : ''}`);
   const result: { entries: TimelineEntry[]; message?: string; notes: string[] } = { entries, notes };
-  if (typeof value.message === 'string') result.message = value.message;
+  if (details.message !== undefined) result.message = details.message;
   return result;
 }
 

@@ -1,14 +1,13 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import * as v from 'valibot';
-import { AttemptRecordSchema, formatSuspicion, RunRecordSchema, SuiteValiditySchema, type AttemptRecord } from '@agentbench/schemas';
+import { AttemptRecordSchema, checkArtifact, formatSuspicion, isAttemptDetails, MatrixSummarySchema, RunRecordSchema, SuiteValiditySchema, type AttemptRecord } from '@agentbench/schemas';
 import { RunFolderError } from '../errors/run-folder-error.js';
 import { REPORT_MODEL_VERSION, type ReadProblem, type ReportModel, type ReportRow, type ReportSource } from '../model/report-model.js';
 import { findArtifactFiles } from './find-artifact-files.js';
 import { DEFAULT_PREVIEW_LIMITS, scaledPreviewLimits, type PreviewLimits } from './preview-limits.js';
 import { locateAttemptFiles, readAttemptDetail } from './read-attempt-detail.js';
 import { problemReporter, readJsonFile, readJsonLines } from './read-jsonl.js';
-import { readScenarioResult } from './read-scenario-result.js';
+import { scenarioResultRow } from './read-scenario-result.js';
 import { statusOf } from './row-status.js';
 import { costUnknownText } from '../summary/cost-unknown.js';
 import { taskValidityText } from '../summary/attempt-counts.js';
@@ -29,12 +28,6 @@ type RowPlan =
 interface SourcePlan {
   source: ReportSource;
   rows: RowPlan[];
-}
-
-function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
-  const issue = issues[0];
-  const where = issue?.path?.map((item) => String(item.key)).join('.') ?? '';
-  return `${where === '' ? '' : `${where}: `}${issue?.message ?? 'invalid'}`;
 }
 
 function attemptKey(record: AttemptRecord): string {
@@ -70,9 +63,9 @@ async function readValidity(file: string, source: ReportSource, problems: ReadPr
   if (!(await isFile(file))) return;
   const value = await readJsonFile(file, problems);
   if (value === undefined) return;
-  const parsed = v.safeParse(SuiteValiditySchema, value);
-  if (parsed.success) source.validity = parsed.output;
-  else problems.push({ file, message: `not a valid validity record (${issueText(parsed.issues)}); skipped` });
+  const checked = checkArtifact(SuiteValiditySchema, value, 'a valid validity record');
+  if (checked.success) source.validity = checked.output;
+  else problems.push({ file, message: `${checked.message}; skipped` });
 }
 
 async function planSource(dir: string, sourceId: string, problems: ReadProblem[]): Promise<SourcePlan> {
@@ -126,20 +119,20 @@ async function planSource(dir: string, sourceId: string, problems: ReadProblem[]
     const lines = (await readJsonLines(file, problems)) ?? [];
     const reporter = problemReporter(file, problems);
     for (const { value, line } of lines) {
-      const parsed = v.safeParse(AttemptRecordSchema, value);
-      if (parsed.success) await addRecord(parsed.output, file);
-      else reporter.add(line, `not a valid attempt record (${issueText(parsed.issues)}); skipped`);
+      const checked = checkArtifact(AttemptRecordSchema, value, 'a valid attempt record');
+      if (checked.success) await addRecord(checked.output, file);
+      else reporter.add(line, `${checked.message}; skipped`);
     }
     reporter.finish();
   }
   for (const file of files.attemptFiles) {
     const value = await readJsonFile(file, problems);
-    if (!isRecord(value)) continue;
+    if (value === undefined) continue;
     // The harness also writes logs/<task>/attempt.json: its per-task details, read through the record's artifact_paths.
-    if (Array.isArray(value.stages) && value.schema_version === undefined) continue;
-    const parsed = v.safeParse(AttemptRecordSchema, value);
-    if (parsed.success) await addRecord(parsed.output, file);
-    else problems.push({ file, message: `not a valid attempt record (${issueText(parsed.issues)}); skipped` });
+    if (isAttemptDetails(value)) continue;
+    const checked = checkArtifact(AttemptRecordSchema, value, 'a valid attempt record');
+    if (checked.success) await addRecord(checked.output, file);
+    else problems.push({ file, message: `${checked.message}; skipped` });
   }
   // An agent run cut off before its record was written still has its events.
   for (const file of files.eventLogs) {
@@ -154,12 +147,12 @@ async function planSource(dir: string, sourceId: string, problems: ReadProblem[]
   if (runFile !== undefined) {
     const value = await readJsonFile(runFile, problems);
     if (value !== undefined) {
-      const parsed = v.safeParse(RunRecordSchema, value);
-      if (parsed.success) {
-        const run = parsed.output;
+      const checked = checkArtifact(RunRecordSchema, value, 'a valid run record');
+      if (checked.success) {
+        const run = checked.output;
         source.run = { runId: run.run_id, kind: run.kind, status: run.status, createdAt: run.created_at, finishedAt: run.finished_at ?? null, suite: run.suite ?? null };
       } else {
-        problems.push({ file: runFile, message: `not a valid run record (${issueText(parsed.issues)}); its attempts are still read` });
+        problems.push({ file: runFile, message: `${checked.message}; its attempts are still read` });
       }
     }
     await readValidity(path.join(path.dirname(runFile), 'validity.json'), source, problems);
@@ -167,15 +160,18 @@ async function planSource(dir: string, sourceId: string, problems: ReadProblem[]
   const summaryFile = files.matrixSummaries[0];
   if (summaryFile !== undefined) {
     const value = await readJsonFile(summaryFile, problems);
-    if (isRecord(value)) {
-      source.matrix = Object.fromEntries(Object.entries(value).filter(([, item]) => item === null || typeof item !== 'object'));
+    if (value !== undefined) {
+      const checked = checkArtifact(MatrixSummarySchema, value, 'a matrix summary');
+      // Its top-level figures (name, seed, runs per combination, ...); the runs themselves are rows.
+      if (checked.success) source.matrix = Object.fromEntries(Object.entries(checked.output).filter(([, item]) => item === null || typeof item !== 'object'));
+      else problems.push({ file: summaryFile, message: `${checked.message}; skipped` });
     }
   }
   return { source, rows };
 }
 
 async function buildRow(plan: RowPlan, id: string, sourceId: string, limits: PreviewLimits, problems: ReadProblem[]): Promise<ReportRow | undefined> {
-  if (plan.kind === 'scenario') return readScenarioResult(plan.file, { id, sourceId, limits, problems });
+  if (plan.kind === 'scenario') return scenarioResultRow(plan.file, { id, sourceId, limits, problems });
   if (plan.kind === 'events') {
     const folder = path.dirname(plan.eventsFile);
     const files = await locateAttemptFiles({}, folder, folder);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { FAILURE_REASONS } from '@agentbench/schemas';
+import { checkArtifact, FAILURE_REASONS, ScenarioRunResultSchema, type ScenarioRunResult } from '@agentbench/schemas';
 import type { ConversationTurnView, EvaluationView, ReadProblem, ReportRow, TimelineEntry } from '../model/report-model.js';
 import { emptyDetail } from '../model/report-model.js';
 import type { PreviewLimits } from './preview-limits.js';
@@ -13,103 +13,85 @@ export const EVALUATIONS_FAILED = 'EVALUATIONS_FAILED';
 /** Failure reason of a scenario run that could not complete, when its error names no FailureReason. */
 export const RUN_ERRORED = 'RUN_ERRORED';
 
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
-}
-
-function numberOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function sumRoles(metrics: Record<string, unknown>, field: string): number | null {
-  const perRole = metrics.per_role;
-  if (!isRecord(perRole)) return null;
+function sumRoles(metrics: ScenarioRunResult['metrics'], field: 'input_tokens' | 'output_tokens' | 'cost_usd'): number | null {
   let total: number | null = null;
-  for (const usage of Object.values(perRole)) {
-    if (isRecord(usage) && typeof usage[field] === 'number') total = (total ?? 0) + (usage[field] as number);
+  for (const usage of Object.values(metrics.per_role)) {
+    const value = usage[field];
+    if (value !== undefined) total = (total ?? 0) + value;
   }
   return total;
 }
 
-/** Whether a parsed JSON value looks like a scenario runner `result.json`. */
-export function isScenarioResult(value: unknown): value is Record<string, unknown> {
-  return isRecord(value) && typeof value.schema_version === 'number' && isRecord(value.scenario) && typeof value.status === 'string';
-}
-
-function failureReasonOf(result: Record<string, unknown>): string | null {
-  if (result.passed === true) return null;
+function failureReasonOf(result: ScenarioRunResult): string | null {
+  if (result.passed) return null;
   if (result.status !== 'errored') return EVALUATIONS_FAILED;
-  const errors = Array.isArray(result.errors) ? result.errors : [];
-  const kind = isRecord(errors[0]) ? errors[0].kind : undefined;
-  return typeof kind === 'string' && (FAILURE_REASONS as readonly string[]).includes(kind) ? kind : RUN_ERRORED;
+  const kind = result.errors[0]?.kind;
+  return kind !== undefined && (FAILURE_REASONS as readonly string[]).includes(kind) ? kind : RUN_ERRORED;
 }
 
 /**
- * One scenario run (`result.json`) as a report row: the conversation turns (user and agent side
- * by side), the trajectory as the timeline, every evaluation with the judge's reasoning, the judgment.
+ * One scenario run (`result.json`, read through its schema) as a report row: the conversation turns
+ * (user and agent side by side), the trajectory as the timeline, every evaluation with the judge's
+ * reasoning, the judgment. A file that is not a scenario result is a problem, and no row.
  */
-export async function readScenarioResult(file: string, options: { id: string; sourceId: string; limits: PreviewLimits; problems: ReadProblem[] }): Promise<ReportRow | undefined> {
+export async function scenarioResultRow(file: string, options: { id: string; sourceId: string; limits: PreviewLimits; problems: ReadProblem[] }): Promise<ReportRow | undefined> {
   const { limits, problems } = options;
   const value = await readJsonFile(file, problems);
   if (value === undefined) return undefined;
-  if (!isScenarioResult(value)) {
+  const checked = checkArtifact(ScenarioRunResultSchema, value, 'a scenario run result');
+  if (!checked.success) {
     // Other tools write result.json too: say so once, without failing the report.
-    problems.push({ file, message: 'not a scenario result (expected schema_version, scenario and status); skipped' });
+    problems.push({ file, message: `${checked.message}; skipped` });
     return undefined;
   }
-  const scenario = value.scenario as Record<string, unknown>;
-  const parameters = isRecord(value.parameters) ? value.parameters : {};
-  const models = isRecord(parameters.models) ? parameters.models : {};
-  const matrix = isRecord(parameters.matrix) ? parameters.matrix : undefined;
-  const metrics = isRecord(value.metrics) ? value.metrics : {};
-  const passed = value.passed === true && value.status === 'passed';
-  const failureReason = failureReasonOf(value);
+  const result = checked.output;
+  const { scenario, parameters, metrics } = result;
+  const matrix = parameters.matrix;
+  const passed = result.passed && result.status === 'passed';
+  const failureReason = failureReasonOf(result);
   const detail = emptyDetail();
 
   const timeline: TimelineEntry[] = [];
-  for (const entry of Array.isArray(value.trajectory) ? value.trajectory : []) {
-    if (!isRecord(entry) || typeof entry.type !== 'string') continue;
-    const kind = entry.type === 'thought' || entry.type === 'action' || entry.type === 'observation' ? entry.type : 'note';
-    const turn = typeof entry.turn === 'number' ? `turn ${entry.turn}: ` : '';
+  for (const entry of result.trajectory) {
+    const turn = entry.turn === undefined ? '' : `turn ${entry.turn}: `;
     const item: TimelineEntry = {
-      kind,
-      step: typeof entry.step === 'number' ? entry.step : null,
-      title: `${turn}${entry.type}${typeof entry.name === 'string' ? ` ${entry.name}` : ''}`,
-      output: previewText(text(entry.content), limits.outputCharacters),
+      kind: entry.type,
+      step: entry.step ?? null,
+      title: `${turn}${entry.type}${entry.name === undefined ? '' : ` ${entry.name}`}`,
+      output: previewText(entry.content, limits.outputCharacters),
       isError: entry.success === false,
       links: [],
     };
-    if (typeof entry.timestamp === 'string') item.at = entry.timestamp;
+    item.at = entry.timestamp;
     timeline.push(item);
   }
   const kept = timeline.slice(0, limits.timelineEntries);
   detail.timeline = kept;
   detail.omittedTimelineEntries = timeline.length - kept.length;
 
-  for (const step of Array.isArray(value.steps) ? value.steps : []) {
-    if (!isRecord(step) || !isRecord(step.conversation) || !Array.isArray(step.conversation.turns)) continue;
+  for (const step of result.steps) {
+    if (step.conversation === undefined) continue;
     for (const turn of step.conversation.turns) {
-      if (!isRecord(turn)) continue;
       const view: ConversationTurnView = {
-        turn: typeof turn.turn === 'number' ? turn.turn : detail.conversation.length + 1,
-        user: previewText(text(turn.user_input), limits.messageCharacters).text,
-        agent: previewText(text(turn.agent_response), limits.messageCharacters).text,
+        turn: turn.turn,
+        user: previewText(turn.user_input, limits.messageCharacters).text,
+        agent: previewText(turn.agent_response, limits.messageCharacters).text,
       };
-      if (typeof turn.duration_ms === 'number') view.durationMs = turn.duration_ms;
-      if (typeof turn.error === 'string') view.error = turn.error;
+      view.durationMs = turn.duration_ms;
+      if (turn.error !== undefined) view.error = turn.error;
       detail.conversation.push(view);
     }
-    if (typeof step.conversation.termination_reason === 'string') detail.notes.push(`conversation ended: ${step.conversation.termination_reason}`);
+    if (step.conversation.termination_reason !== null) detail.notes.push(`conversation ended: ${step.conversation.termination_reason}`);
   }
 
-  for (const evaluation of Array.isArray(value.evaluations) ? value.evaluations : []) {
-    if (!isRecord(evaluation)) continue;
-    const view: EvaluationView = { type: text(evaluation.type), success: evaluation.success === true, message: text(evaluation.message) };
-    if (typeof evaluation.phase === 'string') view.phase = evaluation.phase;
-    if (typeof evaluation.turn === 'number') view.turn = evaluation.turn;
-    if (typeof evaluation.description === 'string') view.description = evaluation.description;
-    if (typeof evaluation.score === 'number') view.score = evaluation.score;
-    if (typeof evaluation.error === 'string') view.error = evaluation.error;
+  for (const evaluation of result.evaluations) {
+    const view: EvaluationView = { type: evaluation.type, success: evaluation.success, message: evaluation.message };
+    view.phase = evaluation.phase;
+    if (evaluation.turn !== undefined) view.turn = evaluation.turn;
+    if (evaluation.description !== undefined) view.description = evaluation.description;
+    if (evaluation.score !== undefined) view.score = evaluation.score;
+    if (evaluation.error !== undefined) view.error = evaluation.error;
+    // `details` is the evaluator's own: a judge names its reasoning one of three ways.
     if (isRecord(evaluation.details)) {
       const reasoning = evaluation.details.reasoning ?? evaluation.details.reason ?? evaluation.details.explanation;
       if (typeof reasoning === 'string') view.reasoning = previewText(reasoning, limits.messageCharacters).text;
@@ -117,46 +99,35 @@ export async function readScenarioResult(file: string, options: { id: string; so
     if (evaluation.details !== undefined && evaluation.details !== null) view.details = previewText(JSON.stringify(evaluation.details, null, 1), limits.outputCharacters);
     detail.evaluations.push(view);
   }
-  if (isRecord(value.judgment)) {
-    detail.judgment = {
-      strategy: text(value.judgment.strategy),
-      passed: value.judgment.passed === true,
-      score: numberOrNull(value.judgment.score) ?? 0,
-      reason: text(value.judgment.reason),
-    };
-    detail.message = detail.judgment.reason;
-  }
-  if (typeof value.final_response === 'string' && value.final_response !== '') detail.finalResponse = previewText(value.final_response, limits.messageCharacters);
-  for (const error of Array.isArray(value.errors) ? value.errors : []) {
-    if (isRecord(error)) detail.errors.push(`${text(error.stage)}: ${text(error.message)}`);
-  }
+  detail.judgment = { ...result.judgment };
+  detail.message = result.judgment.reason;
+  if (result.final_response !== '') detail.finalResponse = previewText(result.final_response, limits.messageCharacters);
+  for (const error of result.errors) detail.errors.push(`${error.stage}: ${error.message}`);
   // An errored run is explained by its first error, not by a judgment it never reached.
-  if (value.status === 'errored' && detail.errors[0] !== undefined) detail.message = detail.errors[0];
-  for (const warning of Array.isArray(value.warnings) ? value.warnings : []) detail.errors.push(`warning: ${text(warning)}`);
+  if (result.status === 'errored' && detail.errors[0] !== undefined) detail.message = detail.errors[0];
+  for (const warning of result.warnings) detail.errors.push(`warning: ${warning}`);
   detail.logs = [{ label: 'result.json', file }];
 
-  const inputTokens = sumRoles(metrics, 'input_tokens');
-  const outputTokens = sumRoles(metrics, 'output_tokens');
   const actions = kept.filter((entry) => entry.kind === 'action').length + (timeline.length - kept.length);
   return {
     id: options.id,
     sourceId: options.sourceId,
     kind: 'scenario',
-    taskId: text(scenario.name) || path.basename(path.dirname(file)),
-    suite: typeof scenario.file === 'string' ? path.basename(scenario.file) : null,
-    model: typeof models.agent === 'string' ? models.agent : null,
-    variant: typeof parameters.agent === 'string' ? parameters.agent : null,
-    status: value.status === 'errored' ? 'errored' : statusOf(passed, failureReason) === 'passed' ? 'passed' : 'failed',
+    taskId: scenario.name || path.basename(path.dirname(file)),
+    suite: path.basename(scenario.file),
+    model: parameters.models.agent ?? null,
+    variant: parameters.agent,
+    status: result.status === 'errored' ? 'errored' : statusOf(passed, failureReason) === 'passed' ? 'passed' : 'failed',
     passed,
     failureReason,
     stopReason: null,
-    durationSec: typeof metrics.execution_time_ms === 'number' ? metrics.execution_time_ms / 1000 : null,
+    durationSec: metrics.execution_time_ms / 1000,
     steps: actions,
-    inputTokens,
-    outputTokens,
+    inputTokens: sumRoles(metrics, 'input_tokens'),
+    outputTokens: sumRoles(metrics, 'output_tokens'),
     costUsd: sumRoles(metrics, 'cost_usd'),
-    startedAt: typeof value.started_at === 'string' ? value.started_at : null,
-    combination: matrix === undefined ? null : `${text(matrix.combination)}${typeof matrix.repeat === 'number' ? ` #${matrix.repeat}` : ''}`,
+    startedAt: result.started_at,
+    combination: matrix === undefined ? null : `${matrix.combination} #${matrix.repeat}`,
     folder: path.dirname(file),
     detail,
   };

@@ -30,6 +30,6 @@ export interface AgentUnderTest {
 }
 
 // The `agent:` block is a file format, so its schema lives in @agentbench/schemas; re-exported here.
-export { AgentSpecSchema, CommandAgentSpecSchema, HttpAgentSpecSchema, LlmAgentSpecSchema, type AgentSpec } from '@agentbench/schemas';
+export { AgentSpecSchema, type AgentSpec } from '@agentbench/schemas';
 
 export const DEFAULT_AGENT_SPEC: AgentSpec = { type: 'llm' };

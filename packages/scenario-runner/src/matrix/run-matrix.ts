@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createDockerSandboxPool, NetworkHolderPool } from '@agentbench/sandbox';
-import { FileValidationError, loadMatrix, showValue, sortIssues, type LoadedMatrix, type LoadedScenario } from '@agentbench/schemas';
+import { FileValidationError, loadMatrix, showValue, sortIssues, type LoadedMatrix, type LoadedScenario, type MatrixSummary } from '@agentbench/schemas';
 import { runScheduled } from '@agentbench/scheduler';
 import { passHatK, wilsonInterval } from '@agentbench/scoring';
 import { ulid } from 'ulid';
@@ -12,55 +12,13 @@ import { checkSeed, createSeededRandom, randomSeed } from '../random/seeded-rand
 import { timestampForPath, writeJsonAtomic } from '@agentbench/helpers';
 import { slugForPath } from '../run/result-files.js';
 import { runScenario, type RunScenarioOptions, type ScenarioRunEvent } from '../run/run-scenario.js';
-import type { ScenarioRunStatus } from '../run/scenario-result.js';
 import type { MatrixCombination } from './expand-matrix.js';
 import { appendMatrixRun, assertSameMatrixPlan, matrixRunKey, readMatrixJournal, readMatrixPlan, writeMatrixPlan, type MatrixPlanFile } from './matrix-journal.js';
 
-export interface MatrixRunRecord {
-  combination: string;
-  parameters: Record<string, unknown>;
-  /** From 1. */
-  repeat: number;
-  run_id: string;
-  seed: number;
-  status: ScenarioRunStatus;
-  passed: boolean;
-  duration_ms: number;
-  result_file?: string;
-  /** Why the run could not start or finish. */
-  error?: string;
-}
-
-export interface RateFigures {
-  runs: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  /** passed / runs (errored runs count as not passed). */
-  success_rate: number | null;
-  /** 95% Wilson interval of the success rate. */
-  interval: { lower: number; upper: number };
-  /** Share of combinations whose k repeats all passed (pass^k, k = runs_per_combination). */
-  pass_hat_k: number | null;
-}
-
-export interface MatrixSummary {
-  schema_version: 1;
-  name: string;
-  matrix_file: string;
-  base_scenario: string;
-  started_at: string;
-  finished_at: string;
-  seed: number;
-  runs_per_combination: number;
-  parallel: number;
-  filter?: string;
-  overall: RateFigures;
-  combinations: (RateFigures & { id: string; label: string; parameters: Record<string, unknown> })[];
-  parameters: { parameter: string; values: (RateFigures & { value: unknown })[] }[];
-  runs: MatrixRunRecord[];
-  output_dir?: string;
-}
+// `summary.json` is defined by its schema in @agentbench/schemas; these are its parts.
+export type { MatrixSummary } from '@agentbench/schemas';
+export type MatrixRunRecord = MatrixSummary['runs'][number];
+export type RateFigures = MatrixSummary['overall'];
 
 export type MatrixProgressEvent =
   | { type: 'matrix-started'; total: number; combinations: number; outputDir: string }

@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import * as v from 'valibot';
 import { pathExists } from '@agentbench/helpers';
-import { ScenarioRunSettingsSchema, type ScenarioRunSettings } from '@agentbench/schemas';
+import { checkArtifact, ScenarioRunResultSchema, ScenarioRunSettingsSchema, type ScenarioRunResult, type ScenarioRunSettings } from '@agentbench/schemas';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import { RUN_SETTINGS_FILE } from '../run/result-files.js';
-import type { ScenarioRunResult } from '../run/scenario-result.js';
 
 const RESULT_FILE = 'result.json';
 
@@ -29,22 +27,13 @@ async function readJson(file: string, missing: string): Promise<unknown> {
   }
 }
 
-/** The run's `result.json`, checked for the fields a comparison reads. */
+/** The run's `result.json`, read through its schema: a field it lacks or has wrong is named. */
 export async function readScenarioResult(runDir: string): Promise<ScenarioRunResult> {
   const file = path.join(runDir, RESULT_FILE);
-  const value = (await readJson(file, 'expected the result of a scenario run (is the folder a scenario run folder, scenarios/<time>__<name>__<id>/?)')) as Partial<ScenarioRunResult> | null;
-  const problem =
-    typeof value !== 'object' || value === null
-      ? 'expected an object'
-      : typeof value.run_id !== 'string'
-        ? 'run_id: expected a string'
-        : typeof value.scenario?.name !== 'string'
-          ? 'scenario.name: expected a string'
-          : !Array.isArray(value.steps) || !Array.isArray(value.evaluations) || !Array.isArray(value.trajectory)
-            ? 'steps, evaluations and trajectory: expected lists'
-            : undefined;
-  if (problem !== undefined) throw new ScenarioRunnerError('replay', `${file}: not a scenario run result: ${problem}`);
-  return value as ScenarioRunResult;
+  const value = await readJson(file, 'expected the result of a scenario run (is the folder a scenario run folder, scenarios/<time>__<name>__<id>/?)');
+  const checked = checkArtifact(ScenarioRunResultSchema, value, 'a scenario run result');
+  if (!checked.success) throw new ScenarioRunnerError('replay', `${file}: ${checked.message}`);
+  return checked.output;
 }
 
 /** The run's `run-settings.json`; a run recorded before runs kept them gets an error saying to re-record it. */
@@ -56,10 +45,7 @@ export async function readRunSettings(runDir: string): Promise<ScenarioRunSettin
       `${runDir}: this run was recorded before scenario runs kept their settings (no ${RUN_SETTINGS_FILE}), so it cannot be replayed; re-record it with ab scenario run`,
     );
   }
-  const parsed = v.safeParse(ScenarioRunSettingsSchema, await readJson(file, 'expected the settings of a scenario run'));
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    throw new ScenarioRunnerError('replay', `${file}: not the settings of a scenario run: ${issue === undefined ? 'invalid' : `${v.getDotPath(issue) ?? '(file)'}: ${issue.message}`}`);
-  }
-  return parsed.output;
+  const checked = checkArtifact(ScenarioRunSettingsSchema, await readJson(file, 'expected the settings of a scenario run'), 'the settings of a scenario run');
+  if (!checked.success) throw new ScenarioRunnerError('replay', `${file}: ${checked.message}`);
+  return checked.output;
 }

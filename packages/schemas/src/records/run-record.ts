@@ -34,5 +34,9 @@ export const RunRecordSchema = v.object({
   counts: v.nullish(RunCountsSchema),
   /** `ab run`: the plan a resume must match (absent in other runs' run.json). */
   plan: v.optional(RunPlanSchema),
+  /** Why the run stopped before its end (an artifact that could not be written, ...). */
+  failure: v.optional(v.string()),
+  /** A one-task run (`ab run-task`, `ab run-agent`): what ran and how it ended; its fields depend on the kind. */
+  details: v.optional(v.record(v.string(), v.unknown())),
 });
 export type RunRecord = v.InferOutput<typeof RunRecordSchema>;

@@ -58,3 +58,8 @@ export const RelativeInnerPathSchema = v.pipe(
   v.check((path) => !path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path), 'expected a relative path, found an absolute one'),
   v.check((path) => !path.split(/[\\/]/).includes('..'), 'expected a path that stays inside its folder (no ".." segment)'),
 );
+
+/** `schema` with a description, which the JSON Schema output (`taskJsonSchema`, ...) shows editors. */
+export function described<Schema extends v.GenericSchema>(schema: Schema, description: string) {
+  return v.pipe(schema, v.description(description));
+}

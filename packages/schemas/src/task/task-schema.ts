@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { ToolNameSchema } from '../records/tool-request.js';
 import { isCommitSha, isGitReferenceName } from '../shared/git-reference.js';
 import {
+  described,
   AbsolutePosixPathSchema,
   NonEmptyStringSchema,
   PositiveIntegerSchema,
@@ -39,22 +40,8 @@ export const TaskEnvironmentSchema = v.strictObject({
   ),
   workdir: v.pipe(AbsolutePosixPathSchema, v.description('Absolute path of the workspace inside the sandbox.')),
   timeout_sec: v.pipe(PositiveIntegerSchema, v.description('Timeout of each command (setup, tests), in seconds.')),
-  max_output_bytes: v.optional(
-    v.pipe(
-      PositiveIntegerSchema,
-      v.description(
-        "Bytes of stdout and of stderr kept from each command in the run's logs: the first and the last half, with a marker naming the dropped bytes between. Default 10485760 (10 MiB); --max-output-bytes overrides it.",
-      ),
-    ),
-  ),
-  runtime: v.optional(
-    v.pipe(
-      RuntimeNameSchema,
-      v.description(
-        'OCI runtime of the Docker sandbox, as registered with the engine: "runsc" runs the agent and the tests under gVisor (install it with `scripts/setup.sh --with-gvisor`). Setup, which needs the network, runs under runc and continues under runsc once the network is cut. Default: the engine\'s default runtime (runc); --runtime overrides it.',
-      ),
-    ),
-  ),
+  max_output_bytes: v.optional(described(PositiveIntegerSchema, "Bytes of stdout and of stderr kept from each command in the run's logs: the first and the last half, with a marker naming the dropped bytes between. Default 10485760 (10 MiB); --max-output-bytes overrides it.")),
+  runtime: v.optional(described(RuntimeNameSchema, 'OCI runtime of the Docker sandbox, as registered with the engine: "runsc" runs the agent and the tests under gVisor (install it with `scripts/setup.sh --with-gvisor`). Setup, which needs the network, runs under runc and continues under runsc once the network is cut. Default: the engine\'s default runtime (runc); --runtime overrides it.')),
 });
 export type TaskEnvironment = v.InferOutput<typeof TaskEnvironmentSchema>;
 
@@ -100,42 +87,14 @@ export type TaskResults = v.InferOutput<typeof TaskResultsSchema>;
  * agent's diff applied, minus the protected paths (the tests).
  */
 export const TaskEvaluationSchema = v.strictObject({
-  protected_paths: v.optional(
-    v.pipe(
-      v.array(NonEmptyStringSchema),
-      v.description(
-        'Globs (git pathspec glob syntax, relative to the repository) of the files that are the tests. Default for Python: tests/**, **/test_*.py, **/*_test.py, **/conftest.py, pytest.ini, tox.ini, setup.cfg. The files of validation.expected_failing_tests are always protected.',
-      ),
-    ),
-  ),
+  protected_paths: v.optional(described(v.array(NonEmptyStringSchema), 'Globs (git pathspec glob syntax, relative to the repository) of the files that are the tests. Default for Python: tests/**, **/test_*.py, **/*_test.py, **/conftest.py, pytest.ini, tox.ini, setup.cfg. The files of validation.expected_failing_tests are always protected.')),
   allow_test_changes: v.optional(
     v.pipe(v.boolean(), v.description('When true, changes to protected paths are applied and do not fail the attempt (TESTS_TAMPERED).')),
     false,
   ),
-  fail_on_suspicion: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description(
-        'When true, an agent attempt whose changes the scanners flag (test-runner configuration, code that imports or patches pytest, os._exit, startup hook files, plugin rules) fails as SUSPECTED_TAMPERING, as with --fail-on-suspicion. Default false: suspicions are recorded and shown, the verdict stands.',
-      ),
-    ),
-  ),
-  pass_to_pass: v.optional(
-    v.pipe(
-      v.array(NonEmptyStringSchema),
-      v.description(
-        'Test ids that must pass before and after the fix (PASS_TO_PASS), matched exactly against the test report (pytest node ids, parametrized ids included; for evaluation.results, `classname::name`). Absent: the tests that passed in the baseline\'s report. validation.expected_failing_tests is FAIL_TO_PASS.',
-      ),
-    ),
-  ),
-  results: v.optional(
-    v.pipe(
-      TaskResultsSchema,
-      v.description(
-        "Where the test command writes its JUnit XML report, for runners other than pytest (for pytest the harness writes its own). The harness removes the file before each run and reads each named test's outcome from it.",
-      ),
-    ),
-  ),
+  fail_on_suspicion: v.optional(described(v.boolean(), 'When true, an agent attempt whose changes the scanners flag (test-runner configuration, code that imports or patches pytest, os._exit, startup hook files, plugin rules) fails as SUSPECTED_TAMPERING, as with --fail-on-suspicion. Default false: suspicions are recorded and shown, the verdict stands.')),
+  pass_to_pass: v.optional(described(v.array(NonEmptyStringSchema), 'Test ids that must pass before and after the fix (PASS_TO_PASS), matched exactly against the test report (pytest node ids, parametrized ids included; for evaluation.results, `classname::name`). Absent: the tests that passed in the baseline\'s report. validation.expected_failing_tests is FAIL_TO_PASS.')),
+  results: v.optional(described(TaskResultsSchema, "Where the test command writes its JUnit XML report, for runners other than pytest (for pytest the harness writes its own). The harness removes the file before each run and reads each named test's outcome from it.")),
 });
 export type TaskEvaluation = v.InferOutput<typeof TaskEvaluationSchema>;
 

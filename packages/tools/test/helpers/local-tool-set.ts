@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LocalSandbox } from '@agentbench/sandbox';
-import { ToolResultSchema, type ToolName, type ToolResult } from '@agentbench/schemas';
+import type { ToolName, ToolResult } from '@agentbench/schemas';
+import { ToolResultSchema } from '../../../schemas/src/records/tool-result.js';
 import * as v from 'valibot';
 import { createToolSet, type ToolContext, type ToolSet } from '../../src/index.js';
 

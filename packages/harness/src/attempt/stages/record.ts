@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentLoopLimits } from '@agentbench/agent-loop';
-import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptRecord, type FailureReason, type ModelConfig } from '@agentbench/schemas';
+import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptDetails, type AttemptRecord, type FailureReason, type ModelConfig } from '@agentbench/schemas';
 import { attributeFailure } from '@agentbench/scoring';
 import { relativeToRun } from '../../artifacts/attempt-paths.js';
 import type { AttemptContext } from '../attempt-context.js';
@@ -133,7 +133,7 @@ export async function taskAttemptOutcome(context: AttemptContext, mode: AttemptM
 
 async function writeAttemptDetails(context: AttemptContext, mode: AttemptMode, outcome: AttemptOutcome): Promise<void> {
   const file = path.join(context.paths.logDir, 'attempt.json');
-  const details = {
+  const details: AttemptDetails = {
     task_id: context.task.id,
     task_file: context.loaded.file,
     mode,

@@ -11,10 +11,10 @@ import { SANDBOX_GATEWAY_FOLDER, startAttemptGateway, type AttemptGateway } from
 import { GATEWAY_PLACEHOLDER_KEY, type SandboxCommandRunner } from './start-loopback-forwarder.js';
 
 /** One Chat Completions request over the gateway's socket, as the forwarder sends it. */
-function askOverSocket(socketPath: string): Promise<{ status: number; body: string }> {
+function askOverSocket(socketPath: string, target = { method: 'POST', path: '/v1/chat/completions' }): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'Fix the bug' }] });
-    const request = httpRequest({ socketPath, path: '/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${GATEWAY_PLACEHOLDER_KEY}` } }, (response) => {
+    const body = target.method !== 'POST' ? '' : JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'Fix the bug' }] });
+    const request = httpRequest({ socketPath, path: target.path, method: target.method, headers: { 'content-type': 'application/json', authorization: `Bearer ${GATEWAY_PLACEHOLDER_KEY}` } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
@@ -57,6 +57,20 @@ describe('startAttemptGateway', () => {
     expect(outcome).toMatchObject({ usage: { requests: 1 }, budgetStop: { budget: 'requests', stopReason: 'MAX_STEPS' }, infrastructureFailure: undefined, exchangeCount: 2 });
     await expect(stat(gateway.mount.hostPath)).rejects.toThrow(/ENOENT/);
     expect((await readCassette(path.join(folder, 'cassette.jsonl'))).exchanges.at(-1)?.budget_stop?.stop_reason).toBe('MAX_STEPS');
+  });
+
+  it('answers model API requests only: the key it adds serves no file upload, batch or other endpoint', async () => {
+    upstream = await startFakeLlmServer({ script: () => ({ text: 'Reading it.' }) });
+    gateway = await startAttemptGateway({ cassette: path.join(folder, 'cassette.jsonl'), upstream: { openai: { baseUrl: upstream.url, apiKey: 'sk-unit' } } });
+    for (const target of [{ method: 'POST', path: '/v1/files' }, { method: 'GET', path: '/v1/batches' }, { method: 'DELETE', path: '/v1/models/ft-model' }, { method: 'GET', path: '/v1/chat/completions' }]) {
+      const answer = await askOverSocket(gateway.socketPath, target);
+      expect(answer.status, `${target.method} ${target.path}: ${answer.body}`).toBe(404);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('not a model API request') } });
+    }
+    expect(upstream.requests).toEqual([]);
+    expect((await askOverSocket(gateway.socketPath, { method: 'GET', path: '/v1/models' })).status).toBe(200);
+    expect((await askOverSocket(gateway.socketPath)).status).toBe(200);
+    expect(upstream.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
   });
 
   it('an upstream that refuses is an infrastructure failure naming it; a later answer clears it', async () => {

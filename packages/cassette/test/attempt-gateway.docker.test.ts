@@ -20,21 +20,23 @@ const OPENAI_KEY = 'sk-attempt-gateway-openai-5f1c9e';
 const ANTHROPIC_KEY = 'sk-attempt-gateway-anthropic-a83d20';
 const RUN_LABEL = { 'dev.agentbench.run-id': 'cassette-attempt-gateway-test' };
 
-/** A Python client run inside the sandbox: one POST, prints `{status, error, body}` as JSON (a stream's body as its raw text). */
+/** A Python client run inside the sandbox: POSTs each `[path, body]` in turn, prints `[{status, error, body}]` as JSON (a stream's body as its raw text). */
 const CLIENT = String.raw`
 import json, sys, urllib.error, urllib.request
-url, body = sys.argv[1], sys.argv[2]
-# Each API's own credential header, with the placeholder key the agent holds.
-if url.endswith('/messages'):
-    headers = {'x-api-key': sys.argv[3], 'anthropic-version': '2023-06-01'}
-else:
-    headers = {'authorization': 'Bearer ' + sys.argv[3]}
-request = urllib.request.Request(url, data=body.encode(), headers=dict(headers, **{'content-type': 'application/json'}), method='POST')
-try:
-    answer = urllib.request.urlopen(request, timeout=30)
-except urllib.error.HTTPError as error:
-    answer = error
-print(json.dumps({'status': answer.status, 'error': answer.headers.get('x-agentbench-error'), 'body': answer.read().decode()}))
+origin, key, answers = sys.argv[1], sys.argv[2], []
+for path, body in json.loads(sys.argv[3]):
+    # Each API's own credential header, with the placeholder key the agent holds.
+    if path.endswith('/messages'):
+        headers = {'x-api-key': key, 'anthropic-version': '2023-06-01'}
+    else:
+        headers = {'authorization': 'Bearer ' + key}
+    request = urllib.request.Request(origin + path, data=json.dumps(body).encode(), headers=dict(headers, **{'content-type': 'application/json'}), method='POST')
+    try:
+        answer = urllib.request.urlopen(request, timeout=30)
+    except urllib.error.HTTPError as error:
+        answer = error
+    answers.append({'status': answer.status, 'error': answer.headers.get('x-agentbench-error'), 'body': answer.read().decode()})
+print(json.dumps(answers))
 `;
 
 /** Looks for the keys in every readable file (not /proc, /sys, /dev) and in every process's environment and command line. */
@@ -83,11 +85,15 @@ interface Answer {
   body: string;
 }
 
-async function askFromSandbox(sandbox: Sandbox, port: number, path: string, body: unknown): Promise<Answer> {
-  const result = await sandbox.exec(['python3', '-I', '-c', CLIENT, `http://127.0.0.1:${port}${path}`, JSON.stringify(body), GATEWAY_PLACEHOLDER_KEY]);
+/** Sends the requests in order from one Python process in the sandbox (a process start costs more than the requests). */
+async function askFromSandbox(sandbox: Sandbox, port: number, requests: readonly (readonly [string, unknown])[]): Promise<Answer[]> {
+  const result = await sandbox.exec(['python3', '-I', '-c', CLIENT, `http://127.0.0.1:${port}`, GATEWAY_PLACEHOLDER_KEY, JSON.stringify(requests)]);
   expect(result.stderr).toBe('');
-  return JSON.parse(result.stdout) as Answer;
+  return JSON.parse(result.stdout) as Answer[];
 }
+
+/** Each API whole, then streamed. */
+const EVERY_API = REQUESTS.flatMap((request) => [false, true].map((isStream) => [request.path, { ...request.body, stream: isStream }] as const));
 
 describe.skipIf(skipReason !== undefined)(title, () => {
   let folder: string;
@@ -125,17 +131,14 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     upstream = await startFakeLlmServer({ script: () => ({ text: 'Reading it first.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/calc.py' } }] }) });
     const { gateway, sandbox, port, environment } = await attempt('recorded', upstream);
     expect(environment).toEqual({ OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: GATEWAY_PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: GATEWAY_PLACEHOLDER_KEY });
-    const live: Answer[] = [];
-    for (const request of REQUESTS) {
-      for (const isStream of [false, true]) {
-        const answer = await askFromSandbox(sandbox, port, request.path, { ...request.body, stream: isStream });
-        expect(answer.status, `${request.api}${isStream ? ', streamed' : ''}`).toBe(200);
-        expect(answer.body).toContain('Reading it first.'.split(' ')[0]);
-        if (isStream) expect(answer.body).toMatch(/^(event: \S+\n)?data: /m);
-        else expect(JSON.parse(answer.body)).toBeTypeOf('object');
-        live.push(answer);
-      }
-    }
+    const live = await askFromSandbox(sandbox, port, EVERY_API);
+    live.forEach((answer, index) => {
+      const isStream = index % 2 === 1;
+      expect(answer.status, `${REQUESTS[Math.floor(index / 2)]!.api}${isStream ? ', streamed' : ''}`).toBe(200);
+      expect(answer.body).toContain('Reading');
+      if (isStream) expect(answer.body).toMatch(/^(event: \S+\n)?data: /m);
+      else expect(JSON.parse(answer.body)).toBeTypeOf('object');
+    });
     expect(upstream.requests.map((request) => request.path)).toEqual(REQUESTS.flatMap((request) => [request.path, request.path]));
     for (const request of upstream.requests) {
       const sent = JSON.stringify(request.headers);
@@ -184,7 +187,7 @@ attempt('tcp-forwarder', lambda: socket.create_connection(('127.0.0.1', int(sys.
     // The upstream stops mid-attempt: the agent sees a 502 and the run driver an infrastructure failure.
     const stoppedUpstream = upstream;
     await stoppedUpstream.close();
-    const down = await askFromSandbox(sandbox, port, REQUESTS[0]!.path, REQUESTS[0]!.body);
+    const [down] = await askFromSandbox(sandbox, port, [[REQUESTS[0]!.path, REQUESTS[0]!.body]]);
     expect(down).toMatchObject({ status: 502, error: 'upstream_unreachable' });
     const outcome = await gateway.close();
     expect(outcome.infrastructureFailure).toBeInstanceOf(UpstreamUnreachableError);
@@ -197,31 +200,28 @@ attempt('tcp-forwarder', lambda: socket.create_connection(('127.0.0.1', int(sys.
     expect(cassette.exchanges).toHaveLength(7);
     expect(JSON.stringify(cassette)).not.toContain(OPENAI_KEY);
     const replay = await attempt('replayed', stoppedUpstream, { mode: 'replay', replayFrom: cassette });
-    const replayed: Answer[] = [];
-    for (const request of REQUESTS) {
-      for (const isStream of [false, true]) replayed.push(await askFromSandbox(replay.sandbox, replay.port, request.path, { ...request.body, stream: isStream }));
-    }
-    expect(replayed).toEqual(live);
-    expect(await askFromSandbox(replay.sandbox, replay.port, REQUESTS[0]!.path, REQUESTS[0]!.body)).toEqual(down);
+    const replayed = await askFromSandbox(replay.sandbox, replay.port, [...EVERY_API, [REQUESTS[0]!.path, REQUESTS[0]!.body]]);
+    expect(replayed).toEqual([...live, down]);
     const replayOutcome = await replay.gateway.close();
     expect(replayOutcome.infrastructureFailure).toBeInstanceOf(UpstreamUnreachableError);
     expect(replayOutcome.usage).toEqual(outcome.usage);
     expect(replay.gateway.proxy.divergence).toBeUndefined();
-  });
+    // Two sandboxes, 9 commands and a read of every file of the image: about a minute on a loaded two-core machine.
+  }, 300_000);
 
   it('a budget of 1 request: the 2nd gets the budget error in its dialect, the stop reason is recorded, and nothing more goes upstream', async () => {
     upstream = await startFakeLlmServer({ script: () => ({ text: 'Reading it first.' }) });
     const { gateway, sandbox, port } = await attempt('budget', upstream, { budget: { maxRequests: 1 } });
     const request = REQUESTS[2]!;
-    expect((await askFromSandbox(sandbox, port, request.path, request.body)).status).toBe(200);
-    const refused = await askFromSandbox(sandbox, port, request.path, { ...request.body, stream: true });
+    const [first, refused] = await askFromSandbox(sandbox, port, [[request.path, request.body], [request.path, { ...request.body, stream: true }]]);
+    expect(first?.status).toBe(200);
     expect(refused).toMatchObject({ status: 400, error: 'budget_exceeded' });
-    expect(JSON.parse(refused.body)).toEqual({ type: 'error', error: { type: 'budget_exceeded', message: expect.stringMatching(/requests budget is spent/) } });
+    expect(JSON.parse(refused!.body)).toEqual({ type: 'error', error: { type: 'budget_exceeded', message: expect.stringMatching(/requests budget is spent/) } });
     expect(upstream.requests).toHaveLength(1);
     const outcome = await gateway.close();
     expect(outcome.budgetStop).toMatchObject({ budget: 'requests', stopReason: 'MAX_STEPS', limit: 1 });
     expect(outcome.infrastructureFailure).toBeUndefined();
     const exchanges = (await readCassette(path.join(folder, 'budget.jsonl'))).exchanges;
     expect(exchanges.at(-1)).toMatchObject({ response: { status: 400 }, budget_stop: { budget: 'requests', stop_reason: 'MAX_STEPS' } });
-  });
+  }, 120_000);
 });

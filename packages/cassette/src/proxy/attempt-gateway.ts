@@ -74,6 +74,7 @@ export async function startAttemptGateway(options: AttemptGatewayOptions): Promi
       ...(options.run === undefined ? {} : { run: options.run }),
       socketPath,
       listensOnLoopback: false,
+      allowsOnlyModelApis: true,
     });
     // The sandbox's user is the folder's owner (the Docker sandbox runs commands as the mounted
     // workspace's owner); the socket is for that owner only, as the folder is.

@@ -14,7 +14,7 @@ import { checkUpstreams, credentialHeaders, endpointFor, targetUrl, type Upstrea
 import { recordedRequestHeaders } from './http-headers.js';
 import { listenGateway } from './listen-gateway.js';
 import { usageOfResponse } from './usage-of-response.js';
-import { providerOf, wireApiOf } from './wire-api.js';
+import { isModelApiRequest, providerOf, wireApiOf } from './wire-api.js';
 
 /** `record`: forward and keep; `replay`: serve from the cassette, offline; `replay-then-live`: serve from it until the first miss, then forward. */
 export type ModelProxyMode = 'record' | 'replay' | 'replay-then-live';
@@ -48,6 +48,12 @@ export interface ModelProxyOptions {
   listensOnLoopback?: boolean;
   /** Also listen on this unix socket (a path where nothing exists yet; removed at close): how a sandbox without network reaches the gateway. */
   socketPath?: string;
+  /**
+   * Default false. True: only model API requests are answered (`isModelApiRequest`: the three
+   * APIs, Anthropic's token count, the model list); anything else gets a final 404 `not_found`
+   * and never reaches the upstream. The attempt gateway sets it: the key it adds serves models only.
+   */
+  allowsOnlyModelApis?: boolean;
   /** Called once, when the first request the cassette does not hold arrives (`ab proxy --replay` prints it then). */
   onDivergence?: (divergence: Divergence) => void;
 }
@@ -169,6 +175,12 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     // Only model requests are budgeted and counted; a model list or a token count is not.
     const isModelRequest = wireApiOf(method, endpoint) !== undefined;
     const rawBody = await readBody(request);
+    // Read first: answering before the body is read would cut the client off mid-send.
+    if (options.allowsOnlyModelApis === true && !isModelApiRequest(method, endpoint)) {
+      const message = `agentbench gateway: ${method} /v1${endpoint} is not a model API request; this gateway forwards only chat/completions, responses, messages (and messages/count_tokens) and the model list`;
+      sendGatewayError(response, { provider, status: 404, code: 'not_found', message, isFinal: true });
+      return;
+    }
     const step = counter.nextStep(role);
     // Parsing, normalising and hashing a long request costs milliseconds: a recording does it
     // after the answer has gone back; only a replay needs the key before it can answer.

@@ -23,6 +23,18 @@ export function wireApiOf(method: string, endpoint: string): WireApi | undefined
 }
 
 /**
+ * Whether a request is one an agent needs of a model API: a model request, Anthropic's token
+ * count (`POST /messages/count_tokens`), or the model list (`GET /models`, `GET /models/<id>`).
+ * An attempt's gateway forwards nothing else: the key it adds must not also serve file uploads,
+ * batches or fine-tuning jobs an agent might ask for.
+ */
+export function isModelApiRequest(method: string, endpoint: string): boolean {
+  if (wireApiOf(method, endpoint) !== undefined) return true;
+  if (method === 'POST' && endpoint === '/messages/count_tokens') return true;
+  return method === 'GET' && (endpoint === '/models' || /^\/models\/[^/]+$/.test(endpoint));
+}
+
+/**
  * Whose upstream a request goes to: Anthropic for `/messages...` and for any request that
  * carries Anthropic's `anthropic-version` header (its `/v1/models`), else OpenAI.
  */

@@ -12,14 +12,14 @@ export {
   type ExecResult,
   type FileEntry,
   type Sandbox,
-} from './sandbox.js';
+} from './contract/sandbox.js';
 
 // Errors.
-export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, RuntimeUnavailableError, type SandboxErrorKind } from './errors/index.js';
+export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, RuntimeUnavailableError, type SandboxErrorKind } from './contract/sandbox-error.js';
 
 // Path safety: how every backend resolves a sandbox path (documented in the README; the published-package test uses it).
-export { resolveWorkspacePath, workspacePathToHost, assertNoSymlinkEscape } from './path-safety.js';
-export { symlinkContainment } from './symlink-containment.js';
+export { resolveWorkspacePath, workspacePathToHost, assertNoSymlinkEscape } from './core/workspace/path-safety.js';
+export { symlinkContainment } from './core/workspace/symlink-containment.js';
 
 // The backend registry: every sandbox is made through it, by backend name.
 export {
@@ -44,11 +44,11 @@ export {
 
 // Local backend (no isolation).
 export { LocalSandbox, type LocalSandboxOptions } from './local/local-sandbox.js';
-export { DEFAULT_EXEC_TIMEOUT_SEC, DEFAULT_OUTPUT_CAP_BYTES } from './local/exec-settings.js';
+export { DEFAULT_EXEC_TIMEOUT_SEC, DEFAULT_OUTPUT_CAP_BYTES } from './core/exec-settings.js';
 
 // Command output: sandbox-written, so always bounded (logs, results, what is printed).
-export { DEFAULT_LOG_CAP_BYTES } from './command-log.js';
-export { outputExcerpt, MESSAGE_EXCERPT_CHARACTERS } from './output-excerpt.js';
+export { DEFAULT_LOG_CAP_BYTES } from './core/output/command-log.js';
+export { outputExcerpt, MESSAGE_EXCERPT_CHARACTERS } from './core/output/output-excerpt.js';
 
 // bubblewrap backend.
 export {
@@ -69,7 +69,7 @@ export {
   defaultRootfsDir,
   type EnsureRootfsOptions,
   type RootfsDescription,
-} from './rootfs/ensure-rootfs.js';
+} from './bwrap/ensure-rootfs.js';
 
 // Docker backend, container hygiene.
 export { DockerSandbox, type DockerSandboxOptions, type DockerCommandPath } from './docker/docker-sandbox.js';
@@ -91,8 +91,8 @@ export {
   LABEL_ROLE,
   LABEL_POOL,
   POOL_SANDBOX_ROLE,
-} from './docker/labels.js';
-export { defaultEngine } from './docker/default-engine.js';
+} from './core/engine/labels.js';
+export { defaultEngine } from './core/engine/default-engine.js';
 export {
   listManagedContainers,
   removeManagedContainers,
@@ -119,7 +119,7 @@ export {
   type DockerSandboxPoolOptions,
   type WarmDockerSandbox,
 } from './pool/index.js';
-export { disposeAllSandboxes } from './docker/sandbox-registry.js';
+export { disposeAllSandboxes } from './core/live-sandboxes.js';
 export { IMAGE_MISSING_HINT } from './docker/docker-errors.js';
 // Container runtimes (gVisor's runsc): names, the engine's entry, whether gVisor is registered.
 export { RUNTIME_NAME_PATTERN, resolveRuntime, type RuntimeProfile } from './docker/container-runtime.js';

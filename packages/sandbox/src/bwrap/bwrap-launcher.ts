@@ -6,11 +6,11 @@ import { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { killProcessTree, waitForProcessesGone } from '../local/process-tree.js';
-import { emptyResult, interpretExit, openLog, type LogFile, type RunProcessResult } from '../local/run-process.js';
-import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
-import { EXIT_CODE_KILLED } from '../sandbox.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import { killProcessTree, waitForProcessesGone } from '../core/process/process-tree.js';
+import { emptyResult, interpretExit, openLog, type LogFile, type RunProcessResult } from '../core/process/run-process.js';
+import { OutputCapture, type CommandOutputOptions } from '../core/output/output-capture.js';
+import { EXIT_CODE_KILLED } from '../contract/sandbox.js';
 import { STARTER_FAILURES, STARTER_PROLOGUE, starterArgv, type BwrapStart } from './bwrap-start.js';
 
 const runFile = promisify(execFile);

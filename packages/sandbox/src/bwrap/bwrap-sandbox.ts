@@ -2,12 +2,12 @@ import { setMaxListeners } from 'node:events';
 import { rmdirSync, rmSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join } from 'node:path';
 import type Docker from 'dockerode';
 import { ulid } from 'ulid';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { execOnChannel, type ChannelExecOptions } from '../executor/channel-exec.js';
-import type { CommandChannel } from '../executor/command-channel.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import { execOnChannel, type ChannelExecOptions } from '../core/executor/channel-exec.js';
+import type { CommandChannel } from '../core/executor/command-channel.js';
 import {
   checkEnvironment,
   combineSignals,
@@ -17,15 +17,15 @@ import {
   logFilePath,
   outputCapBytes,
   timeoutMs,
-} from '../local/exec-settings.js';
-import { onProcessExit } from '../local/exit-cleanup.js';
-import { giveTreeTo } from '../local/file-owner.js';
-import { HostWorkspace } from '../local/host-workspace.js';
-import { assertDirectory } from '../local/local-sandbox.js';
-import { emptyResult } from '../local/run-process.js';
-import { resolveWorkspacePath } from '../path-safety.js';
-import { ensureRootfs, readRootfsDescription } from '../rootfs/ensure-rootfs.js';
-import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../sandbox.js';
+} from '../core/exec-settings.js';
+import { exitCleanupOf, trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
+import { giveTreeTo } from '../core/workspace/file-owner.js';
+import { HostWorkspace } from '../core/workspace/host-workspace.js';
+import { assertDirectory, checkWorkdir } from '../core/workspace/workdir-check.js';
+import { emptyResult } from '../core/process/run-process.js';
+import { resolveWorkspacePath } from '../core/workspace/path-safety.js';
+import { ensureRootfs, readRootfsDescription } from './ensure-rootfs.js';
+import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../contract/sandbox.js';
 import { requireBwrapTools } from './bwrap-availability.js';
 import { BwrapExecutor } from './bwrap-executor.js';
 import { BwrapLauncher } from './bwrap-launcher.js';
@@ -110,7 +110,7 @@ interface CommandSettings {
  * works), which persist between commands. Limits go through one cgroup per sandbox when
  * cgroups are writable.
  */
-export class BwrapSandbox implements Sandbox {
+export class BwrapSandbox implements Sandbox, LiveSandbox {
   readonly backend = 'bwrap' as const;
   readonly id: string;
   readonly workdir: string;
@@ -146,7 +146,8 @@ export class BwrapSandbox implements Sandbox {
   private commandCounter = 0;
   private oomKillsSeen = 0;
   private isDisposed = false;
-  private readonly removeExitCleanup: () => void;
+  /** Run by the live-sandbox tracker when the process exits with this sandbox not disposed. */
+  private readonly cleanUpAtExit: () => void;
 
   private constructor(fields: {
     id: string;
@@ -181,7 +182,7 @@ export class BwrapSandbox implements Sandbox {
     this.path = fields.options.shouldUseExecutor === false ? 'per-command' : 'executor';
     // Not disposed when the process exits: kill every bwrap we started (their namespaces
     // go with them), then remove what can be removed synchronously.
-    this.removeExitCleanup = onProcessExit(() => {
+    this.cleanUpAtExit = () => {
       for (const executor of this.liveExecutors) executor.killImmediately();
       const launcherPid = this.launcher?.pid;
       if (launcherPid !== undefined) {
@@ -200,7 +201,8 @@ export class BwrapSandbox implements Sandbox {
           // Still busy while the killed processes go; an empty cgroup folder is harmless.
         }
       }
-    });
+    };
+    trackSandbox(this);
   }
 
   static async create(spec: SandboxSpec = {}, options: BwrapSandboxOptions = {}): Promise<BwrapSandbox> {
@@ -423,7 +425,12 @@ export class BwrapSandbox implements Sandbox {
     await this.cgroup?.remove();
     await this.workspace.removeIfOwned();
     await rm(this.stateDir, { recursive: true, force: true, maxRetries: 3 });
-    this.removeExitCleanup();
+    untrackSandbox(this);
+  }
+
+  /** The live-sandbox tracker's last cleanup at process exit. */
+  exitCleanup(): ExitCleanup {
+    return exitCleanupOf(this.cleanUpAtExit);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -617,14 +624,6 @@ function withoutCgroups(): LimitsEnforcement {
   return { memory: 'none', pids: 'none', cpus: 'none', notes: ['cgroups not used (shouldUseCgroups: false): pids and cpus limits are not enforced'] };
 }
 
-function checkWorkdir(workdir: string): string {
-  if (typeof workdir !== 'string' || !posix.isAbsolute(workdir)) {
-    throw new SandboxError('invalid_spec', `SandboxSpec.workdir: expected an absolute path such as "/workspace", found ${JSON.stringify(workdir)}`);
-  }
-  const normalized = posix.resolve(workdir);
-  if (normalized === '/') throw new SandboxError('invalid_spec', 'SandboxSpec.workdir: the workspace cannot be "/"');
-  return normalized;
-}
 
 function checkLimits(spec: SandboxSpec): { memoryMb: number; pids: number; cpus: number } {
   const memoryMb = positiveNumber(spec.limits?.memoryMb, BWRAP_DEFAULT_MEMORY_MB, 'SandboxSpec.limits.memoryMb');

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { ulid } from 'ulid';
-import { SandboxError } from '../errors/sandbox-error.js';
-import type { ExecOptions, ExecResult, FileEntry, Sandbox, SandboxSpec } from '../sandbox.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import type { ExecOptions, ExecResult, FileEntry, Sandbox, SandboxSpec } from '../contract/sandbox.js';
 import {
   checkEnvironment,
   combineSignals,
@@ -12,11 +12,12 @@ import {
   logFilePath,
   outputCapBytes,
   timeoutMs,
-} from './exec-settings.js';
-import { onProcessExit } from './exit-cleanup.js';
-import { HostWorkspace } from './host-workspace.js';
-import { killProcessTree, waitForProcessesGone } from './process-tree.js';
-import { runProcess } from './run-process.js';
+} from '../core/exec-settings.js';
+import { exitCleanupOf, trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
+import { HostWorkspace } from '../core/workspace/host-workspace.js';
+import { killProcessTree, waitForProcessesGone } from '../core/process/process-tree.js';
+import { runProcess } from '../core/process/run-process.js';
+import { assertDirectory } from '../core/workspace/workdir-check.js';
 
 export interface LocalSandboxOptions {
   /** Do not print the one-line "no isolation" warning. */
@@ -34,7 +35,7 @@ let hasWarned = false;
  * experiments and machines without Docker or bubblewrap. Limits are not enforced and
  * `setNetwork` changes nothing.
  */
-export class LocalSandbox implements Sandbox {
+export class LocalSandbox implements Sandbox, LiveSandbox {
   readonly backend = 'local' as const;
   readonly id: string;
   readonly workdir: string;
@@ -47,7 +48,8 @@ export class LocalSandbox implements Sandbox {
   private commandCounter = 0;
   private isDisposed = false;
   private readonly runningPids = new Set<number>();
-  private readonly removeExitCleanup: () => void;
+  /** Run by the live-sandbox tracker when the process exits with this sandbox not disposed. */
+  private readonly cleanUpAtExit: () => void;
 
   private constructor(id: string, spec: SandboxSpec, workspace: HostWorkspace) {
     this.id = id;
@@ -56,7 +58,7 @@ export class LocalSandbox implements Sandbox {
     this.workdir = workspace.workdir;
     const notes = Object.keys(spec.limits ?? {}).map((limit) => `limits.${limit} is not enforced by the local backend`);
     this.limitsEnforced = { memory: 'none', pids: 'none', cpus: 'none', notes };
-    this.removeExitCleanup = onProcessExit(() => {
+    this.cleanUpAtExit = () => {
       for (const pid of this.runningPids) {
         try {
           process.kill(-pid, 'SIGKILL');
@@ -65,7 +67,8 @@ export class LocalSandbox implements Sandbox {
         }
       }
       if (this.workspace.isOwned) rmSync(this.workspace.hostRoot, { recursive: true, force: true });
-    });
+    };
+    trackSandbox(this);
   }
 
   static async create(spec: SandboxSpec = {}, options: LocalSandboxOptions = {}): Promise<LocalSandbox> {
@@ -162,7 +165,12 @@ export class LocalSandbox implements Sandbox {
     const leftovers = await killProcessTree(undefined, `${LOCAL_SANDBOX_MARKER_VARIABLE}=${this.id}`);
     await waitForProcessesGone(leftovers);
     await this.workspace.removeIfOwned();
-    this.removeExitCleanup();
+    untrackSandbox(this);
+  }
+
+  /** The live-sandbox tracker's last cleanup at process exit. */
+  exitCleanup(): ExitCleanup {
+    return exitCleanupOf(this.cleanUpAtExit);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -185,16 +193,3 @@ function hostBaseEnvironment(): Record<string, string> {
   return environment;
 }
 
-export async function assertDirectory(hostPath: string, shownPath: string): Promise<void> {
-  let isDirectory = false;
-  try {
-    isDirectory = (await stat(hostPath)).isDirectory();
-  } catch {
-    throw new SandboxError('file_not_found', `exec: working directory "${shownPath}" does not exist in the workspace`, {
-      subject: shownPath,
-    });
-  }
-  if (!isDirectory) {
-    throw new SandboxError('not_a_directory', `exec: working directory "${shownPath}" is not a folder`, { subject: shownPath });
-  }
-}

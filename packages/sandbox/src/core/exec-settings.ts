@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { quoteShellWord } from '@agentbench/schemas/internal';
-import { DEFAULT_LOG_CAP_BYTES } from '../command-log.js';
-import { SandboxError } from '../errors/sandbox-error.js';
-import type { ExecOptions, SandboxSpec } from '../sandbox.js';
+import { DEFAULT_LOG_CAP_BYTES } from './output/command-log.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import type { ExecOptions, SandboxSpec } from '../contract/sandbox.js';
 
 /**
  * Seconds a command may run when neither `ExecOptions.timeoutSec` nor `SandboxSpec.defaultTimeoutSec`

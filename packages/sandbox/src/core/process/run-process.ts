@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants as osConstants } from 'node:os';
-import { EXIT_CODE_KILLED, EXIT_CODE_TIMEOUT, type ExecResult } from '../sandbox.js';
-import { openCommandLog, type CommandLog } from '../command-log.js';
-import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
+import { EXIT_CODE_KILLED, EXIT_CODE_TIMEOUT, type ExecResult } from '../../contract/sandbox.js';
+import { openCommandLog, type CommandLog } from '../output/command-log.js';
+import { OutputCapture, type CommandOutputOptions } from '../output/output-capture.js';
 import { killProcessTree, waitForProcessesGone } from './process-tree.js';
 
 export interface RunProcessOptions extends CommandOutputOptions {

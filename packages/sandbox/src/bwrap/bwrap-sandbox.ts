@@ -8,18 +8,10 @@ import { ulid } from 'ulid';
 import { SandboxError } from '../contract/sandbox-error.js';
 import { execOnChannel, type ChannelExecOptions } from '../core/executor/channel-exec.js';
 import type { CommandChannel } from '../core/executor/command-channel.js';
-import {
-  checkEnvironment,
-  combineSignals,
-  commandArgv,
-  commandText,
-  logCapBytes,
-  logFilePath,
-  outputCapBytes,
-  timeoutMs,
-} from '../core/exec-settings.js';
+import { checkEnvironment, combineSignals, commandArgv, execSettings, type ExecSettings } from '../core/exec-settings.js';
 import { exitCleanupOf, trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
 import { giveTreeTo } from '../core/workspace/file-owner.js';
+import { HostFolderFiles } from '../core/workspace/host-folder-files.js';
 import { HostWorkspace } from '../core/workspace/host-workspace.js';
 import { assertDirectory, checkWorkdir } from '../core/workspace/workdir-check.js';
 import { emptyResult } from '../core/process/run-process.js';
@@ -84,16 +76,11 @@ export interface BwrapSandboxOptions {
 /** What runs the next command. */
 type CommandRunner = { executor: BwrapExecutor } | { launcher: BwrapLauncher };
 
-interface CommandSettings {
+interface CommandSettings extends ExecSettings {
   argv: string[];
   cwd: string;
   /** The spec's env, then the command's (the image's env is the sandbox's base). */
   environment: Record<string, string>;
-  timeoutMs: number;
-  outputCapBytes: number;
-  logPath: string | undefined;
-  logCapBytes: number;
-  commandText: string;
 }
 
 /**
@@ -110,7 +97,7 @@ interface CommandSettings {
  * works), which persist between commands. Limits go through one cgroup per sandbox when
  * cgroups are writable.
  */
-export class BwrapSandbox implements Sandbox, LiveSandbox {
+export class BwrapSandbox extends HostFolderFiles implements Sandbox, LiveSandbox {
   readonly backend = 'bwrap' as const;
   readonly id: string;
   readonly workdir: string;
@@ -120,7 +107,7 @@ export class BwrapSandbox implements Sandbox, LiveSandbox {
   readonly limitsEnforced: LimitsEnforcement;
   private readonly spec: SandboxSpec;
   private readonly options: BwrapSandboxOptions;
-  private readonly workspace: HostWorkspace;
+  protected readonly workspace: HostWorkspace;
   private readonly stateDir: string;
   private readonly cgroup: SandboxCgroup | undefined;
   /** How each bwrap is started (as whom, cgroups, staged mounts); shared by the executor and the launcher. */
@@ -164,6 +151,7 @@ export class BwrapSandbox implements Sandbox, LiveSandbox {
     networkedArguments: string[];
     baseEnvironment: Record<string, string>;
   }) {
+    super();
     this.id = fields.id;
     this.spec = fields.spec;
     this.options = fields.options;
@@ -349,11 +337,7 @@ export class BwrapSandbox implements Sandbox, LiveSandbox {
       argv,
       cwd,
       environment,
-      timeoutMs: timeoutMs(this.spec, options),
-      outputCapBytes: outputCapBytes(this.spec, options),
-      logPath: logFilePath(this.spec.logDir, options.logName, this.id, this.commandCounter),
-      logCapBytes: logCapBytes(this.spec, options),
-      commandText: commandText(command),
+      ...execSettings(command, this.spec, options, this.id, this.commandCounter),
     };
     if (options.signal?.aborted === true) return abortedResult(0);
     const running = this.run(settings, options);
@@ -373,31 +357,6 @@ export class BwrapSandbox implements Sandbox, LiveSandbox {
     } finally {
       this.running.delete(running);
     }
-  }
-
-  async readFile(path: string): Promise<Uint8Array> {
-    this.assertUsable();
-    return this.workspace.readFile(path);
-  }
-
-  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    this.assertUsable();
-    return this.workspace.writeFile(path, data);
-  }
-
-  async listFiles(path?: string, options?: { recursive?: boolean }): Promise<FileEntry[]> {
-    this.assertUsable();
-    return this.workspace.listFiles(path, options);
-  }
-
-  async copyIn(hostPath: string, sandboxPath: string): Promise<void> {
-    this.assertUsable();
-    return this.workspace.copyIn(hostPath, sandboxPath);
-  }
-
-  async copyOut(sandboxPath: string, hostPath: string): Promise<void> {
-    this.assertUsable();
-    return this.workspace.copyOut(sandboxPath, hostPath);
   }
 
   /**
@@ -599,7 +558,7 @@ export class BwrapSandbox implements Sandbox, LiveSandbox {
     this.liveExecutors.delete(executor);
   }
 
-  private assertUsable(): void {
+  protected assertUsable(): void {
     if (this.isDisposed) throw this.disposedError();
   }
 

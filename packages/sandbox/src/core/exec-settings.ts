@@ -90,6 +90,26 @@ export function logFilePath(logDir: string | undefined, logName: string | undefi
   return join(logDir, safeName.endsWith('.log') ? safeName : `${safeName}.log`);
 }
 
+/** What every backend derives from one exec call's options: its limits, its log and how the log names it. */
+export interface ExecSettings {
+  timeoutMs: number;
+  outputCapBytes: number;
+  logPath: string | undefined;
+  logCapBytes: number;
+  commandText: string;
+}
+
+/** The settings of the `counter`th command of the sandbox `sandboxId` (its log is named after both). */
+export function execSettings(command: string | string[], spec: SandboxSpec, options: ExecOptions, sandboxId: string, counter: number): ExecSettings {
+  return {
+    timeoutMs: timeoutMs(spec, options),
+    outputCapBytes: outputCapBytes(spec, options),
+    logPath: logFilePath(spec.logDir, options.logName, sandboxId, counter),
+    logCapBytes: logCapBytes(spec, options),
+    commandText: commandText(command),
+  };
+}
+
 /** Merges the sandbox's and the command's abort signals with the one dispose() fires. */
 export function combineSignals(signals: readonly (AbortSignal | undefined)[]): AbortSignal | undefined {
   const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);

@@ -7,16 +7,7 @@ import { ulid } from 'ulid';
 import { SandboxError } from '../contract/sandbox-error.js';
 import { ExecutorClient } from '../core/executor/executor-client.js';
 import { executorArgv, executorScriptLine } from '../core/executor/executor-launch.js';
-import {
-  checkEnvironment,
-  combineSignals,
-  commandArgv,
-  commandText,
-  logCapBytes,
-  logFilePath,
-  outputCapBytes,
-  timeoutMs,
-} from '../core/exec-settings.js';
+import { checkEnvironment, combineSignals, commandArgv, execSettings } from '../core/exec-settings.js';
 import { resolveWorkspacePath } from '../core/workspace/path-safety.js';
 import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../contract/sandbox.js';
 import type { CommandChannel } from '../core/executor/command-channel.js';
@@ -333,17 +324,15 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     // A claimed sandbox's container started without the spec's env: each command gets it instead.
     const environment = this.hasBeenClaimed && this.spec.env !== undefined ? { ...this.spec.env, ...commandEnvironment } : commandEnvironment;
     const cwd = resolveWorkspacePath(this.workdir, options.cwd ?? '.');
-    const timeout = timeoutMs(this.spec, options);
-    const cap = outputCapBytes(this.spec, options);
+    const { timeoutMs: timeout, outputCapBytes: cap, logPath, logCapBytes, commandText } = execSettings(command, this.spec, options, this.containerName, this.commandCounter + 1);
     this.commandCounter += 1;
-    const logPath = logFilePath(this.spec.logDir, options.logName, this.containerName, this.commandCounter);
     if (options.signal?.aborted === true) {
       return { exitCode: EXIT_CODE_KILLED, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 0, killedBy: 'abort', signal: 9 };
     }
     const channel = await this.usableChannel();
     const request: Parameters<CommandChannel['exec']>[0] = { argv, cwd, env: environment, timeout_ms: timeout };
     if (options.stdin !== undefined) request.stdin_b64 = Buffer.from(options.stdin).toString('base64');
-    const execOptions: ChannelExecOptions = { outputCapBytes: cap, logCapBytes: logCapBytes(this.spec, options), commandText: commandText(command) };
+    const execOptions: ChannelExecOptions = { outputCapBytes: cap, logCapBytes, commandText };
     if (options.onStdout !== undefined) execOptions.onStdout = options.onStdout;
     if (options.onStderr !== undefined) execOptions.onStderr = options.onStderr;
     if (logPath !== undefined) execOptions.logPath = logPath;

@@ -3,17 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { ulid } from 'ulid';
 import { SandboxError } from '../contract/sandbox-error.js';
 import type { ExecOptions, ExecResult, FileEntry, Sandbox, SandboxSpec } from '../contract/sandbox.js';
-import {
-  checkEnvironment,
-  combineSignals,
-  commandArgv,
-  commandText,
-  logCapBytes,
-  logFilePath,
-  outputCapBytes,
-  timeoutMs,
-} from '../core/exec-settings.js';
+import { checkEnvironment, combineSignals, commandArgv, execSettings } from '../core/exec-settings.js';
 import { exitCleanupOf, trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
+import { HostFolderFiles } from '../core/workspace/host-folder-files.js';
 import { HostWorkspace } from '../core/workspace/host-workspace.js';
 import { killProcessTree, waitForProcessesGone } from '../core/process/process-tree.js';
 import { runProcess } from '../core/process/run-process.js';
@@ -35,14 +27,14 @@ let hasWarned = false;
  * experiments and machines without Docker or bubblewrap. Limits are not enforced and
  * `setNetwork` changes nothing.
  */
-export class LocalSandbox implements Sandbox, LiveSandbox {
+export class LocalSandbox extends HostFolderFiles implements Sandbox, LiveSandbox {
   readonly backend = 'local' as const;
   readonly id: string;
   readonly workdir: string;
   /** Limits are not applied by this backend; `notes` says so for each one requested. */
   readonly limitsEnforced: { memory: 'none'; pids: 'none'; cpus: 'none'; notes: string[] };
   private readonly spec: SandboxSpec;
-  private readonly workspace: HostWorkspace;
+  protected readonly workspace: HostWorkspace;
   private readonly disposer = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
   private commandCounter = 0;
@@ -52,6 +44,7 @@ export class LocalSandbox implements Sandbox, LiveSandbox {
   private readonly cleanUpAtExit: () => void;
 
   private constructor(id: string, spec: SandboxSpec, workspace: HostWorkspace) {
+    super();
     this.id = id;
     this.spec = spec;
     this.workspace = workspace;
@@ -105,13 +98,9 @@ export class LocalSandbox implements Sandbox, LiveSandbox {
       env: environment,
       cwd: hostCwd,
       stdin: options.stdin,
-      timeoutMs: timeoutMs(this.spec, options),
-      outputCapBytes: outputCapBytes(this.spec, options),
+      ...execSettings(command, this.spec, options, this.id, this.commandCounter),
       onStdout: options.onStdout,
       onStderr: options.onStderr,
-      logPath: logFilePath(this.spec.logDir, options.logName, this.id, this.commandCounter),
-      logCapBytes: logCapBytes(this.spec, options),
-      commandText: commandText(command),
       signal,
       processMarker: marker,
       onSpawn: (pid) => this.runningPids.add(pid),
@@ -124,31 +113,6 @@ export class LocalSandbox implements Sandbox, LiveSandbox {
     } finally {
       this.running.delete(running);
     }
-  }
-
-  async readFile(path: string): Promise<Uint8Array> {
-    this.assertUsable();
-    return this.workspace.readFile(path);
-  }
-
-  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    this.assertUsable();
-    return this.workspace.writeFile(path, data);
-  }
-
-  async listFiles(path?: string, options?: { recursive?: boolean }): Promise<FileEntry[]> {
-    this.assertUsable();
-    return this.workspace.listFiles(path, options);
-  }
-
-  async copyIn(hostPath: string, sandboxPath: string): Promise<void> {
-    this.assertUsable();
-    return this.workspace.copyIn(hostPath, sandboxPath);
-  }
-
-  async copyOut(sandboxPath: string, hostPath: string): Promise<void> {
-    this.assertUsable();
-    return this.workspace.copyOut(sandboxPath, hostPath);
   }
 
   /** No effect: local commands always have the host's network. */
@@ -177,7 +141,7 @@ export class LocalSandbox implements Sandbox, LiveSandbox {
     await this.dispose();
   }
 
-  private assertUsable(): void {
+  protected assertUsable(): void {
     if (this.isDisposed) throw new SandboxError('sandbox_disposed', `sandbox ${this.id} was disposed`, { subject: this.id });
   }
 }

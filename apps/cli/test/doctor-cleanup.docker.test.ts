@@ -1,5 +1,6 @@
 import Dockerode from 'dockerode';
-import { LABEL_MANAGED, LABEL_PID, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID, listManagedContainers } from '@agentbench/sandbox';
+import { listManagedContainers } from '@agentbench/sandbox';
+import { LABEL_MANAGED, LABEL_PID, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from '../../../packages/sandbox/src/core/engine/labels.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';

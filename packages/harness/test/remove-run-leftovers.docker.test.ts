@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { LABEL_HOSTNAME, LABEL_MANAGED, LABEL_PID, LABEL_POOL, LABEL_RUN_ID, listManagedContainers } from '@agentbench/sandbox';
+import { listManagedContainers } from '@agentbench/sandbox';
+import { LABEL_HOSTNAME, LABEL_MANAGED, LABEL_PID, LABEL_POOL, LABEL_RUN_ID } from '../../sandbox/src/core/engine/labels.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeRunLeftovers } from '../src/run/remove-run-leftovers.js';
 import { containersLeftBy, dockerSkipReason, RUNNER_IMAGE } from './helpers/docker-context.js';

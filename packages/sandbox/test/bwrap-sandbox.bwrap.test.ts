@@ -12,12 +12,11 @@ import {
   ensureRootfs,
   EXIT_CODE_KILLED,
   EXIT_CODE_TIMEOUT,
-  PathEscapeError,
   SandboxError,
-  SymlinkBlockedError,
-  type BwrapSandboxOptions,
   type SandboxSpec,
 } from '../src/index.js';
+import { PathEscapeError, SymlinkBlockedError } from '../src/contract/sandbox-error.js';
+import type { BwrapSandboxOptions } from '../src/bwrap/bwrap-sandbox.js';
 import { RUNNER_IMAGE, useBwrapTestContext } from './helpers/bwrap-test-context.js';
 import { processesWithMarker, uniqueSleep } from './helpers/processes.js';
 import { buildRootfsWithoutPython } from './helpers/rootfs-without-python.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxError } from '../src/errors/sandbox-error.js';
+import { SandboxError } from '../src/contract/sandbox-error.js';
 import type { DockerSandbox } from '../src/docker/docker-sandbox.js';
 import { useDockerTestContext } from './helpers/docker-test-context.js';
 

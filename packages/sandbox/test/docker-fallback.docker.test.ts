@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../src/docker/docker-sandbox.js';
-import { LABEL_MANAGED, LABEL_RUN_ID, LABEL_TASK_ID } from '../src/docker/labels.js';
-import { SymlinkBlockedError } from '../src/errors/sandbox-error.js';
+import { LABEL_MANAGED, LABEL_RUN_ID, LABEL_TASK_ID } from '../src/core/engine/labels.js';
+import { SymlinkBlockedError } from '../src/contract/sandbox-error.js';
 import { RUNNER_IMAGE, useDockerTestContext } from './helpers/docker-test-context.js';
 
 const context = await useDockerTestContext('docker-fallback.docker.test.ts');

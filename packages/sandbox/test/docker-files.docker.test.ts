@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DockerSandbox } from '../src/docker/docker-sandbox.js';
-import { PathEscapeError, SandboxError, SymlinkBlockedError } from '../src/errors/sandbox-error.js';
+import { PathEscapeError, SandboxError, SymlinkBlockedError } from '../src/contract/sandbox-error.js';
 import { useDockerTestContext } from './helpers/docker-test-context.js';
 
 const context = await useDockerTestContext('docker-files.docker.test.ts');

@@ -7,7 +7,7 @@ import { RUNTIME_MOVE_REPOSITORY } from '../src/docker/runtime-move-image.js';
 import { checkGvisorRegistered } from '../src/docker/gvisor-availability.js';
 import { checkGvisor } from '../src/doctor/gvisor-check.js';
 import { listManagedContainers } from '../src/docker/managed-containers.js';
-import { SandboxError } from '../src/errors/sandbox-error.js';
+import { SandboxError } from '../src/contract/sandbox-error.js';
 import { useDockerTestContext } from './helpers/docker-test-context.js';
 import { startHostListener, type HostListener } from './helpers/host-listener.js';
 

@@ -12,10 +12,10 @@ import {
   LABEL_PID,
   LABEL_RUN_ID,
   LABEL_TASK_ID,
-} from '../src/docker/labels.js';
+} from '../src/core/engine/labels.js';
 import { listManagedContainers, removeManagedContainers } from '../src/docker/managed-containers.js';
-import { liveSandboxCount } from '../src/docker/sandbox-registry.js';
-import { ImageMissingError, SandboxError } from '../src/errors/sandbox-error.js';
+import { liveSandboxCount } from '../src/core/live-sandboxes.js';
+import { ImageMissingError, SandboxError } from '../src/contract/sandbox-error.js';
 import { bundleChildScript } from './helpers/bundle-child.js';
 import { RUNNER_IMAGE, useDockerTestContext } from './helpers/docker-test-context.js';
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../src/docker/docker-sandbox.js';
-import { LABEL_NETWORK_HOLDER, LABEL_ROLE } from '../src/docker/labels.js';
+import { LABEL_NETWORK_HOLDER, LABEL_ROLE } from '../src/core/engine/labels.js';
 import { listManagedContainers } from '../src/docker/managed-containers.js';
 import { NetworkHolderPool, NETWORK_HOLDER_ROLE } from '../src/docker/network-holder-pool.js';
 import { bundleChildScript } from './helpers/bundle-child.js';

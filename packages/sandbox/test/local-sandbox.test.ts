@@ -9,10 +9,9 @@ import {
   EXIT_CODE_KILLED,
   EXIT_CODE_TIMEOUT,
   LocalSandbox,
-  PathEscapeError,
   SandboxError,
-  SymlinkBlockedError,
 } from '../src/index.js';
+import { PathEscapeError, SymlinkBlockedError } from '../src/contract/sandbox-error.js';
 import { processesWithMarker, uniqueSleep } from './helpers/processes.js';
 
 const temporaryFolders: string[] = [];

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { access, constants as fsConstants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 import { dropPrivilegesArguments, sandboxUser } from './sandbox-user.js';
 
 export type BwrapAvailability = { isAvailable: true; path: string } | { isAvailable: false; reason: string };

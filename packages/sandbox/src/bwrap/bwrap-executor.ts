@@ -1,9 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { SandboxError } from '../errors/sandbox-error.js';
-import type { CommandChannel } from '../executor/command-channel.js';
-import type { ExecutorClient } from '../executor/executor-client.js';
-import { connectExecutorProcess, executorArgv } from '../executor/executor-launch.js';
-import { killProcessTree, waitForProcessesGone } from '../local/process-tree.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import type { CommandChannel } from '../core/executor/command-channel.js';
+import type { ExecutorClient } from '../core/executor/executor-client.js';
+import { connectExecutorProcess, executorArgv } from '../core/executor/executor-launch.js';
+import { killProcessTree, waitForProcessesGone } from '../core/process/process-tree.js';
 import { STARTER_FAILURES, STARTER_PROLOGUE, starterArgv, type BwrapStart } from './bwrap-start.js';
 
 /**

@@ -6,11 +6,11 @@ import { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { killProcessTree, waitForProcessesGone } from '../local/process-tree.js';
-import { emptyResult, interpretExit, openLog, type LogFile, type RunProcessResult } from '../local/run-process.js';
-import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
-import { EXIT_CODE_KILLED } from '../sandbox.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import { killProcessTree, waitForProcessesGone } from '../core/process/process-tree.js';
+import { emptyResult, finishedResult, interpretExit, openLog, type LogFile, type RunProcessResult } from '../core/process/run-process.js';
+import { OutputCapture, type CommandOutputOptions } from '../core/output/output-capture.js';
+import { EXIT_CODE_KILLED } from '../contract/sandbox.js';
 import { STARTER_FAILURES, STARTER_PROLOGUE, starterArgv, type BwrapStart } from './bwrap-start.js';
 
 const runFile = promisify(execFile);
@@ -319,21 +319,7 @@ export class BwrapLauncher {
     const stderrText = stderr.text(request.logPath);
     const { signalNumber, endedBy } = interpreted;
     const exitCode = endedBy === undefined ? shellExitCode(interpreted.exitCode, stderrText) : interpreted.exitCode;
-    const logSummary = await log?.close(`--- exit ${exitCode}${endedBy === undefined ? '' : ` (${endedBy})`} after ${durationMs} ms ---\n`);
-    const result: RunProcessResult = {
-      exitCode,
-      stdout: stdout.text(request.logPath),
-      stderr: stderrText,
-      timedOut: endedBy === 'timeout',
-      truncated: stdout.isTruncated || stderr.isTruncated,
-      durationMs,
-      killedProcessCount,
-    };
-    if (endedBy !== undefined) result.killedBy = endedBy;
-    if (signalNumber !== undefined) result.signal = signalNumber;
-    if (request.logPath !== undefined) result.logPath = request.logPath;
-    if (logSummary !== undefined) result.logTruncated = logSummary.isTruncated;
-    return result;
+    return finishedResult({ exitCode, signalNumber, endedBy, stdout, stderr, stderrText, durationMs, killedProcessCount, log, logPath: request.logPath });
   }
 
   /** Ends the launcher and everything it started (its whole process group). */

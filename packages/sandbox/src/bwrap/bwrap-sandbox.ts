@@ -2,30 +2,22 @@ import { setMaxListeners } from 'node:events';
 import { rmdirSync, rmSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join } from 'node:path';
 import type Docker from 'dockerode';
 import { ulid } from 'ulid';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { execOnChannel, type ChannelExecOptions } from '../executor/channel-exec.js';
-import type { CommandChannel } from '../executor/command-channel.js';
-import {
-  checkEnvironment,
-  combineSignals,
-  commandArgv,
-  commandText,
-  logCapBytes,
-  logFilePath,
-  outputCapBytes,
-  timeoutMs,
-} from '../local/exec-settings.js';
-import { onProcessExit } from '../local/exit-cleanup.js';
-import { giveTreeTo } from '../local/file-owner.js';
-import { HostWorkspace } from '../local/host-workspace.js';
-import { assertDirectory } from '../local/local-sandbox.js';
-import { emptyResult } from '../local/run-process.js';
-import { resolveWorkspacePath } from '../path-safety.js';
-import { ensureRootfs, readRootfsDescription } from '../rootfs/ensure-rootfs.js';
-import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../sandbox.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import { execOnChannel, type ChannelExecOptions } from '../core/executor/channel-exec.js';
+import type { CommandChannel } from '../core/executor/command-channel.js';
+import { checkEnvironment, combineSignals, commandArgv, execSettings, type ExecSettings } from '../core/exec-settings.js';
+import { exitCleanupOf, trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
+import { giveTreeTo } from '../core/workspace/file-owner.js';
+import { HostFolderFiles } from '../core/workspace/host-folder-files.js';
+import { HostWorkspace } from '../core/workspace/host-workspace.js';
+import { assertDirectory, checkWorkdir } from '../core/workspace/workdir-check.js';
+import { emptyResult } from '../core/process/run-process.js';
+import { resolveWorkspacePath } from '../core/workspace/path-safety.js';
+import { ensureRootfs, readRootfsDescription } from './ensure-rootfs.js';
+import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../contract/sandbox.js';
 import { requireBwrapTools } from './bwrap-availability.js';
 import { BwrapExecutor } from './bwrap-executor.js';
 import { BwrapLauncher } from './bwrap-launcher.js';
@@ -84,16 +76,11 @@ export interface BwrapSandboxOptions {
 /** What runs the next command. */
 type CommandRunner = { executor: BwrapExecutor } | { launcher: BwrapLauncher };
 
-interface CommandSettings {
+interface CommandSettings extends ExecSettings {
   argv: string[];
   cwd: string;
   /** The spec's env, then the command's (the image's env is the sandbox's base). */
   environment: Record<string, string>;
-  timeoutMs: number;
-  outputCapBytes: number;
-  logPath: string | undefined;
-  logCapBytes: number;
-  commandText: string;
 }
 
 /**
@@ -110,7 +97,7 @@ interface CommandSettings {
  * works), which persist between commands. Limits go through one cgroup per sandbox when
  * cgroups are writable.
  */
-export class BwrapSandbox implements Sandbox {
+export class BwrapSandbox extends HostFolderFiles implements Sandbox, LiveSandbox {
   readonly backend = 'bwrap' as const;
   readonly id: string;
   readonly workdir: string;
@@ -120,7 +107,7 @@ export class BwrapSandbox implements Sandbox {
   readonly limitsEnforced: LimitsEnforcement;
   private readonly spec: SandboxSpec;
   private readonly options: BwrapSandboxOptions;
-  private readonly workspace: HostWorkspace;
+  protected readonly workspace: HostWorkspace;
   private readonly stateDir: string;
   private readonly cgroup: SandboxCgroup | undefined;
   /** How each bwrap is started (as whom, cgroups, staged mounts); shared by the executor and the launcher. */
@@ -146,7 +133,8 @@ export class BwrapSandbox implements Sandbox {
   private commandCounter = 0;
   private oomKillsSeen = 0;
   private isDisposed = false;
-  private readonly removeExitCleanup: () => void;
+  /** Run by the live-sandbox tracker when the process exits with this sandbox not disposed. */
+  private readonly cleanUpAtExit: () => void;
 
   private constructor(fields: {
     id: string;
@@ -163,6 +151,7 @@ export class BwrapSandbox implements Sandbox {
     networkedArguments: string[];
     baseEnvironment: Record<string, string>;
   }) {
+    super();
     this.id = fields.id;
     this.spec = fields.spec;
     this.options = fields.options;
@@ -181,7 +170,7 @@ export class BwrapSandbox implements Sandbox {
     this.path = fields.options.shouldUseExecutor === false ? 'per-command' : 'executor';
     // Not disposed when the process exits: kill every bwrap we started (their namespaces
     // go with them), then remove what can be removed synchronously.
-    this.removeExitCleanup = onProcessExit(() => {
+    this.cleanUpAtExit = () => {
       for (const executor of this.liveExecutors) executor.killImmediately();
       const launcherPid = this.launcher?.pid;
       if (launcherPid !== undefined) {
@@ -200,7 +189,8 @@ export class BwrapSandbox implements Sandbox {
           // Still busy while the killed processes go; an empty cgroup folder is harmless.
         }
       }
-    });
+    };
+    trackSandbox(this);
   }
 
   static async create(spec: SandboxSpec = {}, options: BwrapSandboxOptions = {}): Promise<BwrapSandbox> {
@@ -347,11 +337,7 @@ export class BwrapSandbox implements Sandbox {
       argv,
       cwd,
       environment,
-      timeoutMs: timeoutMs(this.spec, options),
-      outputCapBytes: outputCapBytes(this.spec, options),
-      logPath: logFilePath(this.spec.logDir, options.logName, this.id, this.commandCounter),
-      logCapBytes: logCapBytes(this.spec, options),
-      commandText: commandText(command),
+      ...execSettings(command, this.spec, options, this.id, this.commandCounter),
     };
     if (options.signal?.aborted === true) return abortedResult(0);
     const running = this.run(settings, options);
@@ -371,31 +357,6 @@ export class BwrapSandbox implements Sandbox {
     } finally {
       this.running.delete(running);
     }
-  }
-
-  async readFile(path: string): Promise<Uint8Array> {
-    this.assertUsable();
-    return this.workspace.readFile(path);
-  }
-
-  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    this.assertUsable();
-    return this.workspace.writeFile(path, data);
-  }
-
-  async listFiles(path?: string, options?: { recursive?: boolean }): Promise<FileEntry[]> {
-    this.assertUsable();
-    return this.workspace.listFiles(path, options);
-  }
-
-  async copyIn(hostPath: string, sandboxPath: string): Promise<void> {
-    this.assertUsable();
-    return this.workspace.copyIn(hostPath, sandboxPath);
-  }
-
-  async copyOut(sandboxPath: string, hostPath: string): Promise<void> {
-    this.assertUsable();
-    return this.workspace.copyOut(sandboxPath, hostPath);
   }
 
   /**
@@ -423,7 +384,12 @@ export class BwrapSandbox implements Sandbox {
     await this.cgroup?.remove();
     await this.workspace.removeIfOwned();
     await rm(this.stateDir, { recursive: true, force: true, maxRetries: 3 });
-    this.removeExitCleanup();
+    untrackSandbox(this);
+  }
+
+  /** The live-sandbox tracker's last cleanup at process exit. */
+  exitCleanup(): ExitCleanup {
+    return exitCleanupOf(this.cleanUpAtExit);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -592,7 +558,7 @@ export class BwrapSandbox implements Sandbox {
     this.liveExecutors.delete(executor);
   }
 
-  private assertUsable(): void {
+  protected assertUsable(): void {
     if (this.isDisposed) throw this.disposedError();
   }
 
@@ -617,14 +583,6 @@ function withoutCgroups(): LimitsEnforcement {
   return { memory: 'none', pids: 'none', cpus: 'none', notes: ['cgroups not used (shouldUseCgroups: false): pids and cpus limits are not enforced'] };
 }
 
-function checkWorkdir(workdir: string): string {
-  if (typeof workdir !== 'string' || !posix.isAbsolute(workdir)) {
-    throw new SandboxError('invalid_spec', `SandboxSpec.workdir: expected an absolute path such as "/workspace", found ${JSON.stringify(workdir)}`);
-  }
-  const normalized = posix.resolve(workdir);
-  if (normalized === '/') throw new SandboxError('invalid_spec', 'SandboxSpec.workdir: the workspace cannot be "/"');
-  return normalized;
-}
 
 function checkLimits(spec: SandboxSpec): { memoryMb: number; pids: number; cpus: number } {
   const memoryMb = positiveNumber(spec.limits?.memoryMb, BWRAP_DEFAULT_MEMORY_MB, 'SandboxSpec.limits.memoryMb');

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 
 /** `nobody`/`nogroup`: who root inside a sandbox is on the host when we run as root. */
 export const UNPRIVILEGED_ID = 65534;

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { EXIT_CODE_KILLED } from '../sandbox.js';
+import { EXIT_CODE_KILLED } from '../contract/sandbox.js';
 import { eventually, hostProcessesWithMarker, uniqueMarker, type ConformanceContext } from './conformance-context.js';
 import { CONFORMANCE_HOST_READY, type ConformanceHostReport } from './conformance-host-protocol.js';
 import type { KilledHostBehaviour } from './conformance-options.js';

@@ -3,7 +3,7 @@ import { afterEach, it } from 'vitest';
 import { createSandbox } from '../registry/create-sandbox.js';
 import { sandboxBackendDefinition } from '../registry/default-registry.js';
 import type { SandboxBackendPromises } from '../registry/sandbox-backend.js';
-import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
 import type { ConformanceCheckId, PromisesNotKept, SandboxConformanceOptions } from './conformance-options.js';
 
 /** What a backend that declares nothing is taken to promise: nothing. */

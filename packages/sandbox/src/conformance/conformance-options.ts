@@ -1,5 +1,5 @@
 import type { SandboxBackendPromises } from '../registry/sandbox-backend.js';
-import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
 
 /** Every check of the suite, by id: the keys of `SandboxConformanceOptions.skips`. */
 export const CONFORMANCE_CHECK_IDS = [

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { EXIT_CODE_KILLED } from '../sandbox.js';
+import { EXIT_CODE_KILLED } from '../contract/sandbox.js';
 import type { ConformanceContext } from './conformance-context.js';
 
 /** Exit codes as a shell reports them: the command's own, 128 + n for signal n, 126 and 127 for what could not run. */

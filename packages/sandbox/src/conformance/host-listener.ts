@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../contract/sandbox.js';
 
 /**
  * Tries each of this host's IPv4 addresses from inside a sandbox; prints `reply:<address>` for the first that answers

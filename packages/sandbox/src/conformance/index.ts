@@ -10,4 +10,3 @@ export {
   type SandboxConformanceOptions,
 } from './conformance-options.js';
 export { CONFORMANCE_HOST_READY, type ConformanceHostReport } from './conformance-host-protocol.js';
-export type { ConformancePromise } from './conformance-context.js';

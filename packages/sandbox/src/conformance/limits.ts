@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { EXIT_CODE_KILLED, type Sandbox } from '../sandbox.js';
+import { EXIT_CODE_KILLED, type Sandbox } from '../contract/sandbox.js';
 import type { ConformanceContext } from './conformance-context.js';
 import type { DiskBehaviour, PromisesNotKept } from './conformance-options.js';
 

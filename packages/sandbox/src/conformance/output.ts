@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { DEFAULT_LOG_CAP_BYTES } from '../command-log.js';
+import { DEFAULT_LOG_CAP_BYTES } from '../core/output/command-log.js';
 import type { ConformanceContext } from './conformance-context.js';
 
 /** 24 MiB: well past the 10 MiB log cap, small enough not to take a shared machine's CPU for long. */

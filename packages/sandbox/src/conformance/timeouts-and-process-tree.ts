@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { EXIT_CODE_KILLED, EXIT_CODE_TIMEOUT } from '../sandbox.js';
+import { EXIT_CODE_KILLED, EXIT_CODE_TIMEOUT } from '../contract/sandbox.js';
 import { eventually, hostProcessesWithMarker, sandboxSleepers, uniqueMarker, type ConformanceContext } from './conformance-context.js';
 
 /**

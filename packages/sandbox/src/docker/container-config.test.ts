@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { EXECUTOR_SCRIPT } from '../executor/executor-script.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import { EXECUTOR_SCRIPT } from '../core/executor/executor-script.js';
 import { COMMAND_MAX_PROCESSES_VARIABLE, DEFAULT_DOCKER_IMAGE, GVISOR_HOST_PIDS_BASE, GVISOR_HOST_PIDS_PER_PROCESS, planContainer } from './container-config.js';
 
 const base = { name: 'agentbench-test', labels: { 'dev.agentbench.managed': 'true' } };

@@ -1,10 +1,11 @@
 import { posix } from 'node:path';
 import type Dockerode from 'dockerode';
-import { SandboxError } from '../errors/sandbox-error.js';
-import type { SandboxSpec } from '../sandbox.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import type { SandboxSpec } from '../contract/sandbox.js';
 import { checkRuntimeName } from './container-runtime.js';
 import { mainProcessEntrypoint } from './main-process.js';
 import { isGvisorRuntime } from './runtime-hint.js';
+import { checkWorkdir } from '../core/workspace/workdir-check.js';
 
 /** The runner image, and its one home: the default of a sandbox spec, `ab doctor`, `ab image`, scenario environments and imported SWE-bench tasks. */
 export const DEFAULT_DOCKER_IMAGE = 'agentbench/py-runner:0.1.0';
@@ -144,14 +145,6 @@ function readOnlyBinds(mounts: SandboxSpec['readOnlyMounts']): string[] {
   });
 }
 
-function checkWorkdir(workdir: string): string {
-  if (typeof workdir !== 'string' || !posix.isAbsolute(workdir)) {
-    throw new SandboxError('invalid_spec', `SandboxSpec.workdir: expected an absolute path such as "/workspace", found ${JSON.stringify(workdir)}`);
-  }
-  const normalized = posix.resolve(workdir);
-  if (normalized === '/') throw new SandboxError('invalid_spec', 'SandboxSpec.workdir: the workspace cannot be "/"');
-  return normalized;
-}
 
 function positiveNumber(value: number | undefined, fallback: number, field: string, minimum: number): number {
   if (value === undefined) return fallback;

@@ -1,6 +1,6 @@
 import type Dockerode from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 import { checkRuntimeName, isNetworklessRuntimeArgs, resolveRuntime } from './container-runtime.js';
 
 /** An engine whose `info()` answers `runtimes` (as `docker info` lists them). */

@@ -1,5 +1,5 @@
 import type Dockerode from 'dockerode';
-import { RuntimeUnavailableError, SandboxError } from '../errors/sandbox-error.js';
+import { RuntimeUnavailableError, SandboxError } from '../contract/sandbox-error.js';
 import { toSandboxError } from './docker-errors.js';
 import { GVISOR_RUNTIME, runtimeHint } from './runtime-hint.js';
 

@@ -1,4 +1,4 @@
-import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_PID, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import { LABEL_CREATED_AT, LABEL_HOSTNAME, LABEL_PID, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from '../core/engine/labels.js';
 
 /** Who made a labelled container or image, and whether that process is gone. */
 export interface CreatorProcess {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { ImageMissingError, RuntimeUnavailableError, SandboxError } from '../errors/sandbox-error.js';
+import { ImageMissingError, RuntimeUnavailableError, SandboxError } from '../contract/sandbox-error.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { toSandboxError } from './docker-errors.js';
 

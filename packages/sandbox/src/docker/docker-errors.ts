@@ -1,5 +1,5 @@
 import type Dockerode from 'dockerode';
-import { ImageMissingError, RuntimeUnavailableError, SandboxError } from '../errors/sandbox-error.js';
+import { ImageMissingError, RuntimeUnavailableError, SandboxError } from '../contract/sandbox-error.js';
 import { runtimeHint } from './runtime-hint.js';
 
 /** Shown with a missing image: how to get it. */

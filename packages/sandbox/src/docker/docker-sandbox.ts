@@ -4,39 +4,31 @@ import { posix } from 'node:path';
 import { Readable, type Duplex } from 'node:stream';
 import type Dockerode from 'dockerode';
 import { ulid } from 'ulid';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { ExecutorClient } from '../executor/executor-client.js';
-import { executorArgv, executorScriptLine } from '../executor/executor-launch.js';
-import {
-  checkEnvironment,
-  combineSignals,
-  commandArgv,
-  commandText,
-  logCapBytes,
-  logFilePath,
-  outputCapBytes,
-  timeoutMs,
-} from '../local/exec-settings.js';
-import { resolveWorkspacePath } from '../path-safety.js';
-import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../sandbox.js';
-import type { CommandChannel } from '../executor/command-channel.js';
-import { execOnChannel, type ChannelExecOptions } from '../executor/channel-exec.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import { ExecutorClient } from '../core/executor/executor-client.js';
+import { executorArgv, executorScriptLine } from '../core/executor/executor-launch.js';
+import { checkEnvironment, combineSignals, commandArgv, execSettings } from '../core/exec-settings.js';
+import { resolveWorkspacePath } from '../core/workspace/path-safety.js';
+import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../contract/sandbox.js';
+import type { CommandChannel } from '../core/executor/command-channel.js';
+import { execOnChannel, type ChannelExecOptions } from '../core/executor/channel-exec.js';
 import { DEFAULT_DOCKER_IMAGE, NO_NETWORK, planContainer, SANDBOX_NETWORK, type ContainerPlan, type ContainerPlanInput } from './container-config.js';
-import { defaultEngine } from './default-engine.js';
+import { defaultEngine } from '../core/engine/default-engine.js';
 import { engineMessage, toSandboxError } from './docker-errors.js';
-import { engineEndpoint } from './engine-endpoint.js';
+import { engineEndpoint, type EngineEndpoint } from './engine-endpoint.js';
 import { EngineExecChannel } from './engine-exec-channel.js';
 import { startAttachedExec } from './engine-exec.js';
 import { extractTarToHost } from './extract-to-host.js';
 import { explainGvisorSandboxEnd } from './gvisor-sandbox-end.js';
 import { resolveRuntime } from './container-runtime.js';
-import { buildContainerLabels, LABEL_NETWORK_HOLDER } from './labels.js';
+import { buildContainerLabels, LABEL_NETWORK_HOLDER } from '../core/engine/labels.js';
 import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './main-process.js';
 import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js';
 import { removeContainer } from './remove-container.js';
 import { ENGINE_CALL_TIMEOUT_MS, withEngineDeadline } from './engine-deadline.js';
 import { commitForRuntimeMove, removeMoveImage } from './runtime-move-image.js';
-import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
+import { trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
+import { containerExitCleanup } from './remove-at-exit.js';
 import { packTar, type TarOwner, type TarPart } from './tar-archive.js';
 
 export interface DockerSandboxOptions {
@@ -164,6 +156,11 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     return this.moveImage;
   }
 
+  /** The live-sandbox tracker's last cleanup: the container (and its move image) removed from a fresh process. */
+  exitCleanup(): ExitCleanup {
+    return containerExitCleanup({ id: this.containerId, ...(this.moveImage === undefined ? {} : { image: this.moveImage }), ...this.endpoint });
+  }
+
   /** The OCI runtime the container runs under now; undefined: the engine's default. */
   get runtime(): string | undefined {
     return this.plan.runtime;
@@ -254,7 +251,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     const sandbox = new DockerSandbox(docker, container, plan, spec, options, await engineEndpoint(docker), holder);
     sandbox.adoptRuntimePlan(planInput, networklessRuntime);
     sandbox.engineDefaultRuntime = engineDefaultRuntime;
-    registerSandbox(sandbox);
+    trackSandbox(sandbox);
     try {
       await sandbox.initialize();
     } catch (error) {
@@ -327,17 +324,15 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     // A claimed sandbox's container started without the spec's env: each command gets it instead.
     const environment = this.hasBeenClaimed && this.spec.env !== undefined ? { ...this.spec.env, ...commandEnvironment } : commandEnvironment;
     const cwd = resolveWorkspacePath(this.workdir, options.cwd ?? '.');
-    const timeout = timeoutMs(this.spec, options);
-    const cap = outputCapBytes(this.spec, options);
+    const { timeoutMs: timeout, outputCapBytes: cap, logPath, logCapBytes, commandText } = execSettings(command, this.spec, options, this.containerName, this.commandCounter + 1);
     this.commandCounter += 1;
-    const logPath = logFilePath(this.spec.logDir, options.logName, this.containerName, this.commandCounter);
     if (options.signal?.aborted === true) {
       return { exitCode: EXIT_CODE_KILLED, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 0, killedBy: 'abort', signal: 9 };
     }
     const channel = await this.usableChannel();
     const request: Parameters<CommandChannel['exec']>[0] = { argv, cwd, env: environment, timeout_ms: timeout };
     if (options.stdin !== undefined) request.stdin_b64 = Buffer.from(options.stdin).toString('base64');
-    const execOptions: ChannelExecOptions = { outputCapBytes: cap, logCapBytes: logCapBytes(this.spec, options), commandText: commandText(command) };
+    const execOptions: ChannelExecOptions = { outputCapBytes: cap, logCapBytes, commandText };
     if (options.onStdout !== undefined) execOptions.onStdout = options.onStdout;
     if (options.onStderr !== undefined) execOptions.onStderr = options.onStderr;
     if (logPath !== undefined) execOptions.logPath = logPath;
@@ -429,7 +424,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     this.disposer.abort();
     this.channel?.close(this.disposedError());
     const removal = this.removeContainer().then(
-      () => unregisterSandbox(this),
+      () => untrackSandbox(this),
       (error: unknown) => {
         // Let a later dispose() (or the exit hook, which still knows it) try again.
         this.disposing = undefined;

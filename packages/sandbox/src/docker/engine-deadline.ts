@@ -1,4 +1,4 @@
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 
 /**
  * How long a container create or start may take. The engine's own create+start is a fraction of a

@@ -1,5 +1,11 @@
 import type Dockerode from 'dockerode';
-import type { EngineEndpoint } from './sandbox-registry.js';
+
+/** Where a container lives, enough to remove it from a fresh process. */
+export interface EngineEndpoint {
+  socketPath?: string;
+  host?: string;
+  port?: number;
+}
 
 /** Where the client's engine listens, for the exit hook's removal from a fresh process. */
 export async function engineEndpoint(docker: Dockerode): Promise<EngineEndpoint> {

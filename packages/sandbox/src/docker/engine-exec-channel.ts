@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
 import type Dockerode from 'dockerode';
-import { SandboxError, SymlinkBlockedError } from '../errors/sandbox-error.js';
-import type { ExecSinks, PathStatus, RunningCommand } from '../executor/executor-client.js';
-import type { ExecRequest, ExitMessage } from '../executor/protocol.js';
-import type { FileEntry } from '../sandbox.js';
-import type { CommandChannel } from '../executor/command-channel.js';
+import { SandboxError, SymlinkBlockedError } from '../contract/sandbox-error.js';
+import type { ExecSinks, PathStatus, RunningCommand } from '../core/executor/executor-client.js';
+import type { ExecRequest, ExitMessage } from '../core/executor/protocol.js';
+import type { FileEntry } from '../contract/sandbox.js';
+import type { CommandChannel } from '../core/executor/command-channel.js';
 import { toSandboxError } from './docker-errors.js';
 import { execExitCode, startAttachedExec } from './engine-exec.js';
 import { packTar } from './tar-archive.js';

@@ -1,8 +1,8 @@
 import { constants as fsConstants } from 'node:fs';
 import { chmod, link, lstat, mkdir, open, rmdir, stat, symlink, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { symlinkContainment } from '../symlink-containment.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import { symlinkContainment } from '../core/workspace/symlink-containment.js';
 import { readTar } from './tar-archive.js';
 
 export interface ExtractOptions {

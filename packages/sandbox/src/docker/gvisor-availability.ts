@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import type Dockerode from 'dockerode';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 import { resolveRuntime, type RuntimeProfile } from './container-runtime.js';
 import { GVISOR_RUNTIME, GVISOR_SETUP_HINT } from './runtime-hint.js';
 

@@ -1,5 +1,5 @@
 import type Dockerode from 'dockerode';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 import { isGvisorRuntime } from './runtime-hint.js';
 
 export interface GvisorSandboxFacts {

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type Dockerode from 'dockerode';
-import { executorArgv } from '../executor/executor-launch.js';
+import { executorArgv } from '../core/executor/executor-launch.js';
 import { toSandboxError } from './docker-errors.js';
 import { demultiplex } from './engine-exec.js';
 

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import type Dockerode from 'dockerode';
 import { ownershipOf, type ManagedOwnership } from './creator-process.js';
-import { defaultEngine } from './default-engine.js';
+import { defaultEngine } from '../core/engine/default-engine.js';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
-import { LABEL_MANAGED, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from './labels.js';
+import { LABEL_MANAGED, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from '../core/engine/labels.js';
 import type { ManagedContainerFilter } from './managed-filter.js';
 import { LABEL_COMMITTED_FROM } from './runtime-move-image.js';
 

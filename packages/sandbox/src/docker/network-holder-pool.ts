@@ -1,12 +1,13 @@
 import type Dockerode from 'dockerode';
 import { ulid } from 'ulid';
 import { NO_NETWORK } from './container-config.js';
-import { defaultEngine } from './default-engine.js';
+import { defaultEngine } from '../core/engine/default-engine.js';
 import { toSandboxError } from './docker-errors.js';
-import { engineEndpoint } from './engine-endpoint.js';
-import { buildContainerLabels } from './labels.js';
+import { engineEndpoint, type EngineEndpoint } from './engine-endpoint.js';
+import { buildContainerLabels } from '../core/engine/labels.js';
 import { removeContainer } from './remove-container.js';
-import { registerSandbox, unregisterSandbox, type EngineEndpoint, type LiveSandbox } from './sandbox-registry.js';
+import { trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
+import { containerExitCleanup } from './remove-at-exit.js';
 
 /** Label value (`dev.agentbench.role`) of a network holder. */
 export const NETWORK_HOLDER_ROLE = 'network-holder';
@@ -26,11 +27,16 @@ export class NetworkHolder implements LiveSandbox {
     readonly endpoint: EngineEndpoint,
   ) {}
 
+  /** The live-sandbox tracker's last cleanup: the container removed from a fresh process. */
+  exitCleanup(): ExitCleanup {
+    return containerExitCleanup({ id: this.containerId, ...this.endpoint });
+  }
+
   /** Removes the holder container; idempotent. */
   dispose(): Promise<void> {
     if (this.removal !== undefined) return this.removal;
     const removal = removeContainer(this.docker, this.containerId, `the network holder ${this.containerName}`).then(
-      () => unregisterSandbox(this),
+      () => untrackSandbox(this),
       (error: unknown) => {
         // Let a later dispose() (or the exit hook, which still knows it) try again.
         this.removal = undefined;
@@ -160,7 +166,7 @@ export class NetworkHolderPool {
       },
     });
     const holder = new NetworkHolder(this.docker, container.id, name, await engineEndpoint(this.docker));
-    registerSandbox(holder);
+    trackSandbox(holder);
     try {
       await container.start();
     } catch (error) {

@@ -1,5 +1,5 @@
 import type Dockerode from 'dockerode';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
 import { withEngineDeadline } from './engine-deadline.js';
 

@@ -10,9 +10,9 @@ import type { DoctorCheck } from './doctor-check.js';
 import { createSandbox } from '../registry/create-sandbox.js';
 import { listSandboxBackends } from '../registry/default-registry.js';
 import type { SandboxBackendInfo } from '../registry/sandbox-backend-registry.js';
-import { ensureRootfs } from '../rootfs/ensure-rootfs.js';
-import type { Sandbox } from '../sandbox.js';
-import { defaultEngine } from '../docker/default-engine.js';
+import { ensureRootfs } from '../bwrap/ensure-rootfs.js';
+import type { Sandbox } from '../contract/sandbox.js';
+import { defaultEngine } from '../core/engine/default-engine.js';
 import { checkGvisor } from './gvisor-check.js';
 
 export type { DoctorCheck, DoctorStatus } from './doctor-check.js';

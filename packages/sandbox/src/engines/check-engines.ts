@@ -3,7 +3,7 @@ import type { DoctorCheck } from '../doctor/run-doctor.js';
 import { DEFAULT_DOCKER_IMAGE } from '../docker/container-config.js';
 import { engineMessage, isNotFound } from '../docker/docker-errors.js';
 import { createSandbox } from '../registry/create-sandbox.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../contract/sandbox.js';
 import type { EngineSet } from './engine-set.js';
 
 export interface CheckEnginesOptions {

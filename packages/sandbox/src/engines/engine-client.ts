@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type Dockerode from 'dockerode';
 import type { EngineConfig } from '@agentbench/schemas';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 
 type PemKind = 'ca' | 'cert' | 'key';
 

@@ -1,8 +1,8 @@
 import type Dockerode from 'dockerode';
 import type { EngineConfig } from '@agentbench/schemas';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 import { removeManagedContainers, type ManagedContainerFilter, type RemovedContainers } from '../docker/managed-containers.js';
-import { defaultEngine } from '../docker/default-engine.js';
+import { defaultEngine } from '../core/engine/default-engine.js';
 import { createEngineClient } from './engine-client.js';
 import { findEngineStopEvidence } from './engine-stop-evidence.js';
 import { ensureImage, type EnsureImageResult, type ImageTransferProgress } from './ensure-image.js';

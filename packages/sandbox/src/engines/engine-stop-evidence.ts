@@ -1,6 +1,6 @@
 import type Dockerode from 'dockerode';
 import { engineMessage } from '../docker/docker-errors.js';
-import { LABEL_MANAGED, LABEL_PID } from '../docker/labels.js';
+import { LABEL_MANAGED, LABEL_PID } from '../core/engine/labels.js';
 
 /** The signal our own removals send (`docker rm -f`): a kill with it is ours, not the engine's. */
 const REMOVAL_SIGNAL = '9';

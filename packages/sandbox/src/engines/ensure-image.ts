@@ -1,6 +1,6 @@
 import type Dockerode from 'dockerode';
 import { engineMessage, isNotFound } from '../docker/docker-errors.js';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 
 export interface ImageTransferProgress {
   /** Bytes of the `docker save` archive sent so far. */

@@ -1,22 +1,15 @@
 import { rmSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { ulid } from 'ulid';
-import { SandboxError } from '../errors/sandbox-error.js';
-import type { ExecOptions, ExecResult, FileEntry, Sandbox, SandboxSpec } from '../sandbox.js';
-import {
-  checkEnvironment,
-  combineSignals,
-  commandArgv,
-  commandText,
-  logCapBytes,
-  logFilePath,
-  outputCapBytes,
-  timeoutMs,
-} from './exec-settings.js';
-import { onProcessExit } from './exit-cleanup.js';
-import { HostWorkspace } from './host-workspace.js';
-import { killProcessTree, waitForProcessesGone } from './process-tree.js';
-import { runProcess } from './run-process.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import type { ExecOptions, ExecResult, FileEntry, Sandbox, SandboxSpec } from '../contract/sandbox.js';
+import { checkEnvironment, combineSignals, commandArgv, execSettings } from '../core/exec-settings.js';
+import { exitCleanupOf, trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
+import { HostFolderFiles } from '../core/workspace/host-folder-files.js';
+import { HostWorkspace } from '../core/workspace/host-workspace.js';
+import { killProcessTree, waitForProcessesGone } from '../core/process/process-tree.js';
+import { runProcess } from '../core/process/run-process.js';
+import { assertDirectory } from '../core/workspace/workdir-check.js';
 
 export interface LocalSandboxOptions {
   /** Do not print the one-line "no isolation" warning. */
@@ -34,29 +27,31 @@ let hasWarned = false;
  * experiments and machines without Docker or bubblewrap. Limits are not enforced and
  * `setNetwork` changes nothing.
  */
-export class LocalSandbox implements Sandbox {
+export class LocalSandbox extends HostFolderFiles implements Sandbox, LiveSandbox {
   readonly backend = 'local' as const;
   readonly id: string;
   readonly workdir: string;
   /** Limits are not applied by this backend; `notes` says so for each one requested. */
   readonly limitsEnforced: { memory: 'none'; pids: 'none'; cpus: 'none'; notes: string[] };
   private readonly spec: SandboxSpec;
-  private readonly workspace: HostWorkspace;
+  protected readonly workspace: HostWorkspace;
   private readonly disposer = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
   private commandCounter = 0;
   private isDisposed = false;
   private readonly runningPids = new Set<number>();
-  private readonly removeExitCleanup: () => void;
+  /** Run by the live-sandbox tracker when the process exits with this sandbox not disposed. */
+  private readonly cleanUpAtExit: () => void;
 
   private constructor(id: string, spec: SandboxSpec, workspace: HostWorkspace) {
+    super();
     this.id = id;
     this.spec = spec;
     this.workspace = workspace;
     this.workdir = workspace.workdir;
     const notes = Object.keys(spec.limits ?? {}).map((limit) => `limits.${limit} is not enforced by the local backend`);
     this.limitsEnforced = { memory: 'none', pids: 'none', cpus: 'none', notes };
-    this.removeExitCleanup = onProcessExit(() => {
+    this.cleanUpAtExit = () => {
       for (const pid of this.runningPids) {
         try {
           process.kill(-pid, 'SIGKILL');
@@ -65,7 +60,8 @@ export class LocalSandbox implements Sandbox {
         }
       }
       if (this.workspace.isOwned) rmSync(this.workspace.hostRoot, { recursive: true, force: true });
-    });
+    };
+    trackSandbox(this);
   }
 
   static async create(spec: SandboxSpec = {}, options: LocalSandboxOptions = {}): Promise<LocalSandbox> {
@@ -102,13 +98,9 @@ export class LocalSandbox implements Sandbox {
       env: environment,
       cwd: hostCwd,
       stdin: options.stdin,
-      timeoutMs: timeoutMs(this.spec, options),
-      outputCapBytes: outputCapBytes(this.spec, options),
+      ...execSettings(command, this.spec, options, this.id, this.commandCounter),
       onStdout: options.onStdout,
       onStderr: options.onStderr,
-      logPath: logFilePath(this.spec.logDir, options.logName, this.id, this.commandCounter),
-      logCapBytes: logCapBytes(this.spec, options),
-      commandText: commandText(command),
       signal,
       processMarker: marker,
       onSpawn: (pid) => this.runningPids.add(pid),
@@ -121,31 +113,6 @@ export class LocalSandbox implements Sandbox {
     } finally {
       this.running.delete(running);
     }
-  }
-
-  async readFile(path: string): Promise<Uint8Array> {
-    this.assertUsable();
-    return this.workspace.readFile(path);
-  }
-
-  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    this.assertUsable();
-    return this.workspace.writeFile(path, data);
-  }
-
-  async listFiles(path?: string, options?: { recursive?: boolean }): Promise<FileEntry[]> {
-    this.assertUsable();
-    return this.workspace.listFiles(path, options);
-  }
-
-  async copyIn(hostPath: string, sandboxPath: string): Promise<void> {
-    this.assertUsable();
-    return this.workspace.copyIn(hostPath, sandboxPath);
-  }
-
-  async copyOut(sandboxPath: string, hostPath: string): Promise<void> {
-    this.assertUsable();
-    return this.workspace.copyOut(sandboxPath, hostPath);
   }
 
   /** No effect: local commands always have the host's network. */
@@ -162,14 +129,19 @@ export class LocalSandbox implements Sandbox {
     const leftovers = await killProcessTree(undefined, `${LOCAL_SANDBOX_MARKER_VARIABLE}=${this.id}`);
     await waitForProcessesGone(leftovers);
     await this.workspace.removeIfOwned();
-    this.removeExitCleanup();
+    untrackSandbox(this);
+  }
+
+  /** The live-sandbox tracker's last cleanup at process exit. */
+  exitCleanup(): ExitCleanup {
+    return exitCleanupOf(this.cleanUpAtExit);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
   }
 
-  private assertUsable(): void {
+  protected assertUsable(): void {
     if (this.isDisposed) throw new SandboxError('sandbox_disposed', `sandbox ${this.id} was disposed`, { subject: this.id });
   }
 }
@@ -185,16 +157,3 @@ function hostBaseEnvironment(): Record<string, string> {
   return environment;
 }
 
-export async function assertDirectory(hostPath: string, shownPath: string): Promise<void> {
-  let isDirectory = false;
-  try {
-    isDirectory = (await stat(hostPath)).isDirectory();
-  } catch {
-    throw new SandboxError('file_not_found', `exec: working directory "${shownPath}" does not exist in the workspace`, {
-      subject: shownPath,
-    });
-  }
-  if (!isDirectory) {
-    throw new SandboxError('not_a_directory', `exec: working directory "${shownPath}" is not a folder`, { subject: shownPath });
-  }
-}

@@ -1,10 +1,10 @@
 import type Dockerode from 'dockerode';
 import { DEFAULT_MEMORY_MB } from '../docker/container-config.js';
-import { defaultEngine } from '../docker/default-engine.js';
+import { defaultEngine } from '../core/engine/default-engine.js';
 import { describeEngine } from '../docker/docker-errors.js';
 import { DockerSandbox, type DockerSandboxOptions } from '../docker/docker-sandbox.js';
 import type { NetworkHolderPool } from '../docker/network-holder-pool.js';
-import type { SandboxSpec } from '../sandbox.js';
+import type { SandboxSpec } from '../contract/sandbox.js';
 import { MountSlot } from './mount-slot.js';
 import { poolKeyOf, type PoolKey } from './pool-key.js';
 import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';

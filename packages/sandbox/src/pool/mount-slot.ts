@@ -1,6 +1,6 @@
 import { lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 
 /**
  * An empty host folder a warm sandbox mounts as its workspace, standing in for a folder the

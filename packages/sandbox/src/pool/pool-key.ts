@@ -1,4 +1,4 @@
-import type { SandboxSpec } from '../sandbox.js';
+import type { SandboxSpec } from '../contract/sandbox.js';
 
 /**
  * Spec fields a warm sandbox takes at hand-out. Everything else (image, workdir, limits,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SandboxError } from '../errors/sandbox-error.js';
-import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
 import { poolKeyOf, type PoolKey } from './pool-key.js';
 import { SandboxPool } from './sandbox-pool.js';
 import type { PoolKeyDecision, WarmSandboxSource } from './warm-sandbox-source.js';

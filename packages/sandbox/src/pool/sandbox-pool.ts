@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { POOL_SANDBOX_ROLE } from '../docker/labels.js';
-import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import { POOL_SANDBOX_ROLE } from '../core/engine/labels.js';
+import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
 import type { PoolKey } from './pool-key.js';
 import type { WarmSandboxSource } from './warm-sandbox-source.js';
 

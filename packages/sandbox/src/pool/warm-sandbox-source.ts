@@ -1,4 +1,4 @@
-import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
 import type { PoolKey } from './pool-key.js';
 
 /** Whether a spec can be served warm, and under which key. */

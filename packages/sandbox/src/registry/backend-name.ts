@@ -1,4 +1,4 @@
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 
 /** A backend name: short, lower-case, usable as a CLI choice and a scenario's `environment.type`. */
 export const SANDBOX_BACKEND_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;

@@ -1,4 +1,4 @@
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 import type { DockerSandboxPool, DockerSandboxPoolOptions } from '../pool/docker-sandbox-pool.js';
 import { sandboxBackendNames } from './default-registry.js';
 

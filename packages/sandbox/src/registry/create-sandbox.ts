@@ -1,4 +1,4 @@
-import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
 import type { SandboxBackendTypes } from './builtin-backends.js';
 import { sandboxBackendRegistry } from './default-registry.js';
 

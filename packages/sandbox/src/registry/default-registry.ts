@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../contract/sandbox.js';
 import { bwrapBackend, dockerBackend, localBackend } from './builtin-backends.js';
 import type { SandboxBackendDefinition } from './sandbox-backend.js';
 import { SandboxBackendRegistry, type SandboxBackendInfo } from './sandbox-backend-registry.js';

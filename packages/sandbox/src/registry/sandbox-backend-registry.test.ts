@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../contract/sandbox-error.js';
 import { LocalSandbox } from '../local/local-sandbox.js';
-import type { SandboxSpec } from '../sandbox.js';
+import type { SandboxSpec } from '../contract/sandbox.js';
 import { defineSandboxBackend } from './sandbox-backend.js';
 import { SandboxBackendRegistry } from './sandbox-backend-registry.js';
 

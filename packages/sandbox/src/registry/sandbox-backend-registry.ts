@@ -1,5 +1,5 @@
-import { SandboxError } from '../errors/sandbox-error.js';
-import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
 import { assertSandboxBackendName } from './backend-name.js';
 import type { SandboxBackend, SandboxBackendDefinition, SandboxBackendPromises } from './sandbox-backend.js';
 import { isRecord } from '@agentbench/helpers';

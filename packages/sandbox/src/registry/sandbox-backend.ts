@@ -1,4 +1,4 @@
-import type { Sandbox, SandboxSpec } from '../sandbox.js';
+import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
 
 /**
  * What a backend promises about the sandboxes it makes. A conformance suite checks these claims;

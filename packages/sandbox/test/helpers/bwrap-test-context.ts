@@ -1,6 +1,6 @@
 import Dockerode from 'dockerode';
 import { isBwrapAvailable } from '../../src/bwrap/bwrap-availability.js';
-import { ensureRootfs } from '../../src/rootfs/ensure-rootfs.js';
+import { ensureRootfs } from '../../src/bwrap/ensure-rootfs.js';
 import { skipUnlessRequired } from '../../../../test-support/skip-unless-required.js';
 
 export const RUNNER_IMAGE = process.env['AGENTBENCH_RUNNER_IMAGE'] ?? 'agentbench/py-runner:0.1.0';

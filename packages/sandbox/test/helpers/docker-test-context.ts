@@ -4,7 +4,7 @@ import { afterAll, expect } from 'vitest';
 import { skipUnlessRequired } from '../../../../test-support/skip-unless-required.js';
 import { DockerSandbox } from '../../src/docker/docker-sandbox.js';
 import { listManagedContainers, removeManagedContainers } from '../../src/docker/managed-containers.js';
-import type { SandboxSpec } from '../../src/sandbox.js';
+import type { SandboxSpec } from '../../src/contract/sandbox.js';
 
 export const RUNNER_IMAGE = process.env['AGENTBENCH_RUNNER_IMAGE'] ?? 'agentbench/py-runner:0.1.0';
 

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect } from 'vitest';
-import type { Sandbox } from '../../src/sandbox.js';
+import type { Sandbox } from '../../src/contract/sandbox.js';
 
 /**
  * Attempts, from inside a sandbox, to change the host's kernel: one row per vector, shared

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import type { ExecutorClient } from '../../src/executor/executor-client.js';
-import { connectExecutorProcess, executorArgv } from '../../src/executor/executor-launch.js';
+import type { ExecutorClient } from '../../src/core/executor/executor-client.js';
+import { connectExecutorProcess, executorArgv } from '../../src/core/executor/executor-launch.js';
 
 /** Why executor tests on the host cannot run (no python3 here), or undefined. */
 export const localPythonMissing: string | undefined =

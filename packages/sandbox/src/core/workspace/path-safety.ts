@@ -1,7 +1,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute as isHostAbsolute, join as hostJoin, relative as hostRelative, resolve as hostResolve, sep as hostSeparator } from 'node:path';
 import { posix } from 'node:path';
-import { PathEscapeError, SandboxError, SymlinkBlockedError } from './errors/sandbox-error.js';
+import { PathEscapeError, SandboxError, SymlinkBlockedError } from '../../contract/sandbox-error.js';
 
 /**
  * Resolves `path` against the sandbox workspace `workdir` with POSIX semantics, lexically

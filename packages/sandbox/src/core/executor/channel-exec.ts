@@ -1,9 +1,9 @@
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../../contract/sandbox-error.js';
 import type { ExecRequest, ExitMessage } from './protocol.js';
-import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
-import type { ExecResult } from '../sandbox.js';
+import { OutputCapture, type CommandOutputOptions } from '../output/output-capture.js';
+import type { ExecResult } from '../../contract/sandbox.js';
 import type { CommandChannel } from './command-channel.js';
-import { openCommandLog, type CommandLog } from '../command-log.js';
+import { openCommandLog, type CommandLog } from '../output/command-log.js';
 
 export interface ChannelExecOptions extends CommandOutputOptions {
   /**

@@ -1,5 +1,5 @@
-import { SandboxError, SymlinkBlockedError } from '../errors/sandbox-error.js';
-import type { FileEntry } from '../sandbox.js';
+import { SandboxError, SymlinkBlockedError } from '../../contract/sandbox-error.js';
+import type { FileEntry } from '../../contract/sandbox.js';
 import {
   encodeRequest,
   JsonLineDecoder,

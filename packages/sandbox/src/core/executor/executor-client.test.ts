@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localPythonMissing, startLocalExecutor, type LocalExecutor } from '../../test/helpers/local-executor.js';
-import { SandboxError, SymlinkBlockedError } from '../errors/sandbox-error.js';
+import { localPythonMissing, startLocalExecutor, type LocalExecutor } from '../../../test/helpers/local-executor.js';
+import { SandboxError, SymlinkBlockedError } from '../../contract/sandbox-error.js';
 import { ExecutorClient } from './executor-client.js';
 import type { ExitMessage } from './protocol.js';
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PathEscapeError, SandboxError, SymlinkBlockedError } from './errors/sandbox-error.js';
+import { PathEscapeError, SandboxError, SymlinkBlockedError } from '../../contract/sandbox-error.js';
 import { assertNoSymlinkEscape, resolveWorkspacePath, workspacePathToHost } from './path-safety.js';
 
 describe('resolveWorkspacePath', () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localPythonMissing, startLocalExecutor, type LocalExecutor } from '../../test/helpers/local-executor.js';
+import { localPythonMissing, startLocalExecutor, type LocalExecutor } from '../../../test/helpers/local-executor.js';
 import { execOnChannel, resultOf } from './channel-exec.js';
 
 describe('resultOf', () => {

@@ -4,9 +4,9 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type Docker from 'dockerode';
-import { buildContainerLabels } from '../docker/labels.js';
-import { ImageMissingError, SandboxError } from '../errors/sandbox-error.js';
-import { defaultEngine } from '../docker/default-engine.js';
+import { buildContainerLabels } from '../core/engine/labels.js';
+import { ImageMissingError, SandboxError } from '../contract/sandbox-error.js';
+import { defaultEngine } from '../core/engine/default-engine.js';
 import { isDirectory } from '@agentbench/helpers';
 
 export interface EnsureRootfsOptions {

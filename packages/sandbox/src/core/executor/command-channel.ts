@@ -1,6 +1,6 @@
 import type { ExecSinks, PathStatus, RunningCommand } from './executor-client.js';
 import type { ExecRequest } from './protocol.js';
-import type { FileEntry } from '../sandbox.js';
+import type { FileEntry } from '../../contract/sandbox.js';
 
 /**
  * How a sandbox reaches the commands it runs: the executor (one long-lived process inside

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { quoteShellWord } from '@agentbench/helpers';
-import { DEFAULT_LOG_CAP_BYTES } from '../command-log.js';
-import { SandboxError } from '../errors/sandbox-error.js';
-import type { ExecOptions, SandboxSpec } from '../sandbox.js';
+import { DEFAULT_LOG_CAP_BYTES } from './output/command-log.js';
+import { SandboxError } from '../contract/sandbox-error.js';
+import type { ExecOptions, SandboxSpec } from '../contract/sandbox.js';
 
 /**
  * Seconds a command may run when neither `ExecOptions.timeoutSec` nor `SandboxSpec.defaultTimeoutSec`
@@ -88,6 +88,26 @@ export function logFilePath(logDir: string | undefined, logName: string | undefi
   const name = logName ?? `${sandboxId}-${String(counter).padStart(4, '0')}`;
   const safeName = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
   return join(logDir, safeName.endsWith('.log') ? safeName : `${safeName}.log`);
+}
+
+/** What every backend derives from one exec call's options: its limits, its log and how the log names it. */
+export interface ExecSettings {
+  timeoutMs: number;
+  outputCapBytes: number;
+  logPath: string | undefined;
+  logCapBytes: number;
+  commandText: string;
+}
+
+/** The settings of the `counter`th command of the sandbox `sandboxId` (its log is named after both). */
+export function execSettings(command: string | string[], spec: SandboxSpec, options: ExecOptions, sandboxId: string, counter: number): ExecSettings {
+  return {
+    timeoutMs: timeoutMs(spec, options),
+    outputCapBytes: outputCapBytes(spec, options),
+    logPath: logFilePath(spec.logDir, options.logName, sandboxId, counter),
+    logCapBytes: logCapBytes(spec, options),
+    commandText: commandText(command),
+  };
 }
 
 /** Merges the sandbox's and the command's abort signals with the one dispose() fires. */

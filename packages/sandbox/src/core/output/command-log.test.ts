@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
+import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { DEFAULT_LOG_CAP_BYTES, openCommandLog } from './command-log.js';
 
 describe('openCommandLog', () => {

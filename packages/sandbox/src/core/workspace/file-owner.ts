@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { lchown, lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SandboxError } from '../errors/sandbox-error.js';
+import { SandboxError } from '../../contract/sandbox-error.js';
 
 const runFile = promisify(execFile);
 

@@ -1,7 +1,7 @@
 import { existsSync, constants as fsConstants, type Stats } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readlink, symlink, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { symlinkContainment } from '../symlink-containment.js';
+import { symlinkContainment } from './symlink-containment.js';
 
 const directoryFlags = fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW;
 const sourceFileFlags = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;

@@ -2,9 +2,9 @@ import { constants as fsConstants } from 'node:fs';
 import { copyFile, lchown, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
-import { SandboxError } from '../errors/sandbox-error.js';
-import { assertNoSymlinkEscape, resolveWorkspacePath } from '../path-safety.js';
-import type { FileEntry, SandboxSpec } from '../sandbox.js';
+import { SandboxError } from '../../contract/sandbox-error.js';
+import { assertNoSymlinkEscape, resolveWorkspacePath } from './path-safety.js';
+import type { FileEntry, SandboxSpec } from '../../contract/sandbox.js';
 import { copySandboxTreeOut } from './copy-out-tree.js';
 import { giveTreeTo, type FileOwner } from './file-owner.js';
 

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants as osConstants } from 'node:os';
-import { EXIT_CODE_KILLED, EXIT_CODE_TIMEOUT, type ExecResult } from '../sandbox.js';
-import { openCommandLog, type CommandLog } from '../command-log.js';
-import { OutputCapture, type CommandOutputOptions } from '../output-capture.js';
+import { EXIT_CODE_KILLED, EXIT_CODE_TIMEOUT, type ExecResult } from '../../contract/sandbox.js';
+import { openCommandLog, type CommandLog } from '../output/command-log.js';
+import { OutputCapture, type CommandOutputOptions } from '../output/output-capture.js';
 import { killProcessTree, waitForProcessesGone } from './process-tree.js';
 
 export interface RunProcessOptions extends CommandOutputOptions {
@@ -136,21 +136,41 @@ export async function runProcess(options: RunProcessOptions): Promise<RunProcess
   stderr.end();
 
   const durationMs = Math.round(performance.now() - started);
-  const { exitCode, signalNumber, endedBy } = interpretExit(killedBy, outcome.code, outcome.signal);
-  const logSummary = await log?.close(`--- exit ${exitCode}${endedBy === undefined ? '' : ` (${endedBy})`} after ${durationMs} ms ---\n`);
+  const ending = interpretExit(killedBy, outcome.code, outcome.signal);
+  return finishedResult({ ...ending, stdout, stderr, durationMs, killedProcessCount, log, logPath: options.logPath });
+}
 
+/** How a finished host process ended, and what it left: its captured output and its open log. */
+export interface FinishedProcess {
+  exitCode: number;
+  signalNumber?: number | undefined;
+  endedBy?: ExecResult['killedBy'] | undefined;
+  stdout: OutputCapture;
+  stderr: OutputCapture;
+  /** The stderr text when the caller already took it (to read the exit code from it). */
+  stderrText?: string;
+  durationMs: number;
+  killedProcessCount: number;
+  log: LogFile | undefined;
+  logPath: string | undefined;
+}
+
+/** The result of a finished host process (run here or by bwrap's launcher): the log closed with its exit line. */
+export async function finishedResult(ended: FinishedProcess): Promise<RunProcessResult> {
+  const { exitCode, signalNumber, endedBy, stdout, stderr, durationMs, logPath } = ended;
+  const logSummary = await ended.log?.close(`--- exit ${exitCode}${endedBy === undefined ? '' : ` (${endedBy})`} after ${durationMs} ms ---\n`);
   const result: RunProcessResult = {
     exitCode,
-    stdout: stdout.text(options.logPath),
-    stderr: stderr.text(options.logPath),
+    stdout: stdout.text(logPath),
+    stderr: ended.stderrText ?? stderr.text(logPath),
     timedOut: endedBy === 'timeout',
     truncated: stdout.isTruncated || stderr.isTruncated,
     durationMs,
-    killedProcessCount,
+    killedProcessCount: ended.killedProcessCount,
   };
   if (endedBy !== undefined) result.killedBy = endedBy;
   if (signalNumber !== undefined) result.signal = signalNumber;
-  if (options.logPath !== undefined) result.logPath = options.logPath;
+  if (logPath !== undefined) result.logPath = logPath;
   if (logSummary !== undefined) result.logTruncated = logSummary.isTruncated;
   return result;
 }

@@ -1,1 +1,0 @@
-export { SandboxError, PathEscapeError, SymlinkBlockedError, ImageMissingError, RuntimeUnavailableError, type SandboxErrorKind } from './sandbox-error.js';

@@ -218,6 +218,8 @@ export interface CreateLlmAgentOptions extends AgentFactoryOptions {
   client?: Partial<LlmClientOptions>;
   /** `--log-llm-messages` / `--no-log-llm-messages`; default from `AGENTBENCH_LOG_LLM_MESSAGES` (on). */
   logLlmMessages?: boolean;
+  /** Another system prompt, with the version recorded beside each attempt (default: the built-in v1). */
+  systemPrompt?: { text: string; version: string };
 }
 
 /**
@@ -234,5 +236,6 @@ export function createLlmAgent(options: CreateLlmAgentOptions = {}): LlmAgent {
   const logSettings = resolveLlmLogSettings({ environment, ...(options.logLlmMessages === undefined ? {} : { isEnabled: options.logLlmMessages }) });
   const agentOptions: LlmAgentOptions = { client, provider: config.provider, logSettings };
   if (clientOptions.sampling !== undefined) agentOptions.sampling = clientOptions.sampling;
+  if (options.systemPrompt !== undefined) agentOptions.systemPrompt = options.systemPrompt;
   return new LlmAgent(agentOptions);
 }

@@ -40,7 +40,8 @@ interface WorkerReply {
 interface PendingCall {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  /** The watchdog; unset until the worker is online, so a slow worker start is not taken for a stuck script. */
+  timer: NodeJS.Timeout | undefined;
   label: string;
 }
 
@@ -134,6 +135,7 @@ export class IsolatedScriptRunner {
   readonly timeoutMs: number;
   readonly memoryLimitMb: number;
   private worker: Worker | undefined;
+  private isWorkerOnline = false;
   private readonly pending = new Map<number, PendingCall>();
   private nextId = 0;
   private isClosed = false;
@@ -157,9 +159,9 @@ export class IsolatedScriptRunner {
       return Promise.reject(new ScenarioRunnerError('mock_script', `${request.label}: the call's arguments cannot be passed to the script: ${(error as Error).message}`));
     }
     return new Promise((resolve, reject) => {
-      // The vm limit stops ordinary loops; this one catches what it cannot, at twice the limit plus slack.
-      const timer = setTimeout(() => this.abandonWorker(id), this.timeoutMs * 2 + 1000);
-      this.pending.set(id, { resolve, reject, timer, label: request.label });
+      const call: PendingCall = { resolve, reject, timer: undefined, label: request.label };
+      this.pending.set(id, call);
+      if (this.isWorkerOnline) this.startWatchdog(id, call);
       worker.postMessage({ id, code, label: request.label, scopeJson, seed: request.seed >>> 0, timeoutMs: this.timeoutMs });
     });
   }
@@ -181,6 +183,14 @@ export class IsolatedScriptRunner {
       stderr: true,
     });
     worker.unref();
+    this.isWorkerOnline = false;
+    // Starting a worker takes tens of milliseconds, and seconds on a loaded machine: the watchdogs of
+    // calls made meanwhile start only once it runs, so the time limit measures the script alone.
+    worker.once('online', () => {
+      if (this.worker !== worker) return;
+      this.isWorkerOnline = true;
+      for (const [id, call] of this.pending) if (call.timer === undefined) this.startWatchdog(id, call);
+    });
     worker.on('message', (reply: WorkerReply) => this.settle(reply));
     worker.on('error', (error) => {
       if (this.worker !== worker) return;
@@ -197,6 +207,11 @@ export class IsolatedScriptRunner {
     });
     this.worker = worker;
     return worker;
+  }
+
+  /** The vm limit stops ordinary loops; this one catches what it cannot, at twice the limit plus slack. */
+  private startWatchdog(id: number, call: PendingCall): void {
+    call.timer = setTimeout(() => this.abandonWorker(id), this.timeoutMs * 2 + 1000);
   }
 
   private settle(reply: WorkerReply): void {

@@ -16,8 +16,8 @@ bounded free -m
 section "docker engine"
 bounded docker version --format 'server {{.Server.Version}}'
 bounded docker ps -a --filter label=dev.agentbench.managed=true --format '{{.ID}} {{.Names}} {{.Status}} {{.Label "dev.agentbench.task-id"}} {{.Label "dev.agentbench.pid"}}'
-section "dockerd log (last 60 lines)"
-tail -n 60 /tmp/agentbench-dockerd.log 2>/dev/null
+section "dockerd log (last 25 lines)"
+tail -n 25 /tmp/agentbench-dockerd.log 2>/dev/null
 section "second engines made by tests (network namespaces, folders, their dockerd logs)"
 bounded ip netns list
 for log in /tmp/ab-second-engine-*/dockerd.log; do

@@ -280,7 +280,7 @@ describe.each(walkModes)('sanitizeKeptWorkspace $name', ({ settings }) => {
     await chmod(inWorkspace('wide', 'file-1999'), 0o4755);
     const summary = await sanitize();
     expect(summary).toMatchObject({ isSafe: true, directories: 201, files: 2001, tooDeepRemoved: 0, privilegeBitsStripped: 1 });
-  });
+  }, 300_000); // 200 levels and 2,000 files made and walked: over a minute at a load of 24 (seen beside six builds)
 
   it.skipIf(!isRoot)('is not safe when an entry can be neither fixed nor removed', async (context) => {
     await writeFile(inWorkspace('stuck'), 'x');

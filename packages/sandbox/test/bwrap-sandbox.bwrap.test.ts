@@ -389,7 +389,7 @@ describe.skipIf(skipReason !== undefined || process.env['AGENTBENCH_TEST_ROOTFS'
       .map((line) => (JSON.parse(line) as { Action: string }).Action);
     expect(actions).toContain('create');
     expect(actions).toContain('destroy');
-  });
+  }, 300_000); // a whole image exported and unpacked: over a minute at a load of 37
 
   it('names a missing image and leaves no half-made folder', async () => {
     const parent = await temporaryFolder('agentbench-rootfs-test-');

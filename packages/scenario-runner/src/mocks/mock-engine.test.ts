@@ -6,7 +6,7 @@ import { IsolatedScriptRunner } from './isolated-script-runner.js';
 import { MockEngine, type ServiceCatalog } from './mock-engine.js';
 import { mockSpecificity, type ServiceCall } from './mock-matching.js';
 
-const scripts = new IsolatedScriptRunner({ timeoutMs: 200 });
+const scripts = new IsolatedScriptRunner({ timeoutMs: 1000 }); // wall-clock: room for a loaded CI machine
 afterAll(() => scripts.close());
 
 function engine(mocks: Mock[], options: { seed?: number; isLive?: boolean; delays?: number[] } = {}): MockEngine {

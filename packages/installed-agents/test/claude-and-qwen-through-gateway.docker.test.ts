@@ -14,6 +14,7 @@ import { checkGvisorRegistered, GVISOR_RUNTIME, type DockerSandbox } from '@agen
 import { AgentEventSchema, type AgentEvent } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_KEY_SEARCH } from '../../../test-support/sandbox-key-search.js';
 import { useDockerTestContext } from '../../sandbox/test/helpers/docker-test-context.js';
 import { findAgentDefinition } from '../src/definition/list-agent-definitions.js';
 import type { AgentDefinition } from '../src/definition/load-agent-definition.js';
@@ -47,11 +48,10 @@ function turnsFor(agent: 'claude-code' | 'qwen-code', file: string): FakeReply[]
   ];
 }
 
-/** Run as an installed agent (the `command` agent: its env, its HOME): what it can reach, and whether the key is anywhere it can read. */
-const PROBE = String.raw`
+/** Run as an installed agent (the `command` agent: its env, its HOME): what it can reach, from inside. */
+const REACH_PROBE = String.raw`
 import os, socket, sys
-key = (sys.argv[1] + sys.argv[2]).encode()
-host_port, forwarder_port = int(sys.argv[3]), int(sys.argv[4])
+host_port, forwarder_port = int(sys.argv[1]), int(sys.argv[2])
 def attempt(label, action):
     try:
         action()
@@ -64,38 +64,12 @@ attempt('tcp-public', lambda: socket.create_connection(('1.1.1.1', 443), timeout
 attempt('tcp-docker0', lambda: socket.create_connection(('172.17.0.1', host_port), timeout=5))
 attempt('tcp-host-loopback', lambda: socket.create_connection(('127.0.0.1', host_port), timeout=5))
 attempt('tcp-forwarder', lambda: socket.create_connection(('127.0.0.1', forwarder_port), timeout=5))
-found, count = [], 0
-for name, value in os.environ.items():
-    if key in value.encode():
-        found.append('env ' + name)
-for root, folders, files in os.walk('/'):
-    if root == '/':
-        folders[:] = [name for name in folders if name not in ('proc', 'sys', 'dev')]
-    for name in files:
-        file = os.path.join(root, name)
-        if os.path.islink(file) or not os.path.isfile(file):
-            continue
-        try:
-            with open(file, 'rb') as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        count += 1
-        if key in data:
-            found.append(file)
-for pid in filter(str.isdigit, os.listdir('/proc')):
-    for part in ('environ', 'cmdline'):
-        try:
-            with open('/proc/%s/%s' % (pid, part), 'rb') as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        count += 1
-        if key in data:
-            found.append('/proc/%s/%s' % (pid, part))
-print('key found in', found)
-print('searched', count, 'files')
 `;
+
+/** One word for `sh -c`. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'"'"'`)}'`;
+}
 
 describeDocker('Claude Code and Qwen Code in a sandbox, scripted through the gateway', () => {
   let folder: string;
@@ -202,7 +176,13 @@ describeDocker('Claude Code and Qwen Code in a sandbox, scripted through the gat
       instruction: INSTRUCTION,
       baseUrl: `http://127.0.0.1:${port}`,
       model: 'fake-model',
-      command: `python3 -I -c '${PROBE.replaceAll("'", `'"'"'`)}' ${KEY_HALVES[0]} ${KEY_HALVES[1]} ${upstream.port} ${port}`,
+      // Not /usr (the image's own files: the gateway's Docker test searches the bare image whole) nor /opt/agentbench
+      // (the agent and its runtime, checksummed npm installs): the rest is what the agent's run could have written or
+      // been given (its HOME under /tmp, the workspace, /etc, /run...).
+      command: [
+        `python3 -I -c ${shellQuote(REACH_PROBE)} ${upstream.port} ${port}`,
+        `python3 -I -c ${shellQuote(SANDBOX_KEY_SEARCH)} ${KEY_HALVES.join(' ')} --skip /usr /opt/agentbench`,
+      ].join('; '),
       timeoutSec: 240,
     });
     expect(probe.stderr).toBe('');
@@ -214,9 +194,9 @@ describeDocker('Claude Code and Qwen Code in a sandbox, scripted through the gat
       'tcp-docker0 failed OSError',
       'tcp-host-loopback failed ConnectionRefusedError',
       'tcp-forwarder reached',
-      'key found in []',
+      'found []',
     ]);
-    expect(lines[7]).toMatch(/^searched \d{4,} files$/);
+    expect(lines[7]).toMatch(/^searched \d{3,} files$/);
   }, 600_000);
 
   it('qwen-code, on the Node 22 it mounts, fixes calc.py through Chat Completions; events.jsonl has its turns, command and change', async (test) => {

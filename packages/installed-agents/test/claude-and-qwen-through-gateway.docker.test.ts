@@ -211,7 +211,9 @@ describeDocker('Claude Code and Qwen Code in a sandbox, scripted through the gat
       test.skip(`qwen-code's Node runtime (${runtime}) cannot be installed here: ${(error as Error).message}`);
       return;
     }
-    await fixesCalc('qwen-code', definition, installation);
+    const { sandbox } = await fixesCalc('qwen-code', definition, installation);
+    // It ran on the Node 22 mounted beside it: the image has none.
+    expect((await sandbox.exec(['sh', '-c', 'command -v node || echo no-node'])).stdout.trim()).toBe('no-node');
   }, 600_000);
 
   it('refuses an installed agent under gVisor, naming the runtime and the way out', async (test) => {

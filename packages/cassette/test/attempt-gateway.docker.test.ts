@@ -8,6 +8,7 @@ import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-ser
 import { createSandbox, type Sandbox } from '@agentbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { SANDBOX_KEY_SEARCH } from '../../../test-support/sandbox-key-search.js';
 import { UpstreamUnreachableError } from '../src/errors/upstream-unreachable-error.js';
 import { startAttemptGateway, type AttemptGateway, type AttemptGatewayOptions } from '../src/proxy/attempt-gateway.js';
 import { GATEWAY_PLACEHOLDER_KEY } from '../src/proxy/start-loopback-forwarder.js';
@@ -39,39 +40,6 @@ for path, body in json.loads(sys.argv[3]):
 print(json.dumps(answers))
 `;
 
-/** Looks for the keys in every readable file (not /proc, /sys, /dev) and in every process's environment and command line. */
-const KEY_SEARCH = String.raw`
-import os, sys
-keys = [(sys.argv[1] + sys.argv[2]).encode(), (sys.argv[3] + sys.argv[4]).encode()]
-found, count = [], 0
-for root, folders, files in os.walk('/'):
-    if root == '/':
-        folders[:] = [name for name in folders if name not in ('proc', 'sys', 'dev')]
-    for name in files:
-        file = os.path.join(root, name)
-        if os.path.islink(file) or not os.path.isfile(file):
-            continue
-        try:
-            with open(file, 'rb') as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        count += 1
-        if any(key in data for key in keys):
-            found.append(file)
-for pid in filter(str.isdigit, os.listdir('/proc')):
-    for part in ('environ', 'cmdline'):
-        try:
-            with open('/proc/%s/%s' % (pid, part), 'rb') as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        count += 1
-        if any(key in data for key in keys):
-            found.append('/proc/%s/%s' % (pid, part))
-print('found', found)
-print('searched', count, 'files')
-`;
 
 const REQUESTS = [
   { api: 'Chat Completions', path: '/v1/chat/completions', body: { model: 'fake-model', messages: [{ role: 'user', content: 'Fix the bug' }] } },
@@ -176,7 +144,7 @@ attempt('tcp-forwarder', lambda: socket.create_connection(('127.0.0.1', int(sys.
     // The keys are in no variable of any process and no file the sandbox can read; the mounted folder holds the socket alone.
     // Each key goes in as two halves joined in memory, so this search's own command line holds neither.
     const halves = [OPENAI_KEY, ANTHROPIC_KEY].flatMap((key) => [key.slice(0, 12), key.slice(12)]);
-    const search = await sandbox.exec(['python3', '-I', '-c', KEY_SEARCH, ...halves], { timeoutSec: 240 });
+    const search = await sandbox.exec(['python3', '-I', '-c', SANDBOX_KEY_SEARCH, ...halves], { timeoutSec: 240 });
     expect(search.stdout).toMatch(/^searched \d{4,} files$/m);
     expect(search.stdout.split('\n')[0]).toBe('found []');
     expect((await sandbox.exec(['ls', '-A', '/run/agentbench-gateway'])).stdout).toBe('gateway.sock\n');

@@ -52,6 +52,8 @@ describe('startAttemptGateway', () => {
     expect(upstream.requests[0]?.headers['authorization']).toBe('Bearer sk-unit');
     const refused = await askOverSocket(gateway.socketPath);
     expect(refused.status).toBe(400);
+    // Both exchanges, read back from the cassette while the gateway is still open (the runner's events.jsonl uses them).
+    expect((await gateway.recordedExchanges()).map((exchange) => [exchange.endpoint, exchange.budget_stop?.stop_reason])).toEqual([['/chat/completions', undefined], ['/chat/completions', 'MAX_STEPS']]);
     expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'budget_exceeded' } });
     const outcome = await gateway.close();
     expect(outcome).toMatchObject({ usage: { requests: 1 }, budgetStop: { budget: 'requests', stopReason: 'MAX_STEPS' }, infrastructureFailure: undefined, exchangeCount: 2 });
@@ -107,7 +109,7 @@ describe('startAttemptGateway', () => {
       environment: { OPENAI_BASE_URL: 'http://127.0.0.1:41234/v1', OPENAI_API_KEY: GATEWAY_PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:41234', ANTHROPIC_API_KEY: GATEWAY_PLACEHOLDER_KEY },
     });
     const failing: SandboxCommandRunner = { exec: async () => ({ exitCode: 3, stdout: '', stderr: 'agentbench forwarder: cannot connect to the gateway socket /run/agentbench-gateway/gateway.sock: Operation not permitted\n' }) };
-    await expect(gateway.startForwarder(failing)).rejects.toThrow(/cannot start the loopback forwarder in the sandbox: .*Operation not permitted/);
+    await expect(gateway.startForwarder(failing)).rejects.toThrow(/cannot start the loopback forwarder in the sandbox: .*Operation not permitted \(under gVisor the sandbox cannot connect to the gateway's unix socket/);
     await expect(gateway.startForwarder(sandbox, { port: 70_000 })).rejects.toThrow(/port: expected a TCP port/);
   });
 });

@@ -2,7 +2,8 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpstreamUnreachableError } from '../errors/upstream-unreachable-error.js';
-import type { Cassette } from '../read-cassette.js';
+import type { CassetteExchange } from '@agentbench/schemas';
+import { readCassette, type Cassette } from '../read-cassette.js';
 import type { BudgetStop, GatewayBudget, GatewayUsage } from './budget-ledger.js';
 import { upstreamsFromEnvironment, type Upstreams } from './gateway-upstreams.js';
 import { startLoopbackForwarder, type LoopbackForwarder, type SandboxCommandRunner } from './start-loopback-forwarder.js';
@@ -46,6 +47,8 @@ export interface AttemptGateway extends AsyncDisposable {
   readonly proxy: ModelProxy;
   /** Starts the loopback forwarder in a sandbox created with `mount`; its `environment` is what the agent gets. */
   startForwarder(sandbox: SandboxCommandRunner, options?: { port?: number }): Promise<LoopbackForwarder>;
+  /** The exchanges recorded so far, read back from the cassette once written (the runner's model turns for events.jsonl). */
+  recordedExchanges(): Promise<CassetteExchange[]>;
   /** The outcome so far (usage, budget stop, infrastructure failure). */
   outcome(): AttemptGatewayOutcome;
   /** Stops the gateway, removes the socket folder and returns the outcome. */
@@ -108,6 +111,10 @@ export async function startAttemptGateway(options: AttemptGatewayOptions): Promi
     socketPath,
     proxy,
     startForwarder: (sandbox, forwarderOptions = {}) => startLoopbackForwarder(sandbox, { socketPath: `${SANDBOX_GATEWAY_FOLDER}/${SOCKET_NAME}`, ...forwarderOptions }),
+    recordedExchanges: async () => {
+      await proxy.flush();
+      return (await readCassette(options.cassette)).exchanges;
+    },
     outcome,
     close,
     [Symbol.asyncDispose]: async () => {

@@ -39,7 +39,9 @@ export async function startLoopbackForwarder(sandbox: SandboxCommandRunner, opti
   const port = Number(result.stdout.trim());
   if (result.exitCode !== 0 || !Number.isInteger(port) || port <= 0) {
     const reason = result.stderr.trim() || result.stdout.trim() || `exit code ${result.exitCode}`;
-    throw new CassetteError(`cannot start the loopback forwarder in the sandbox: ${reason.slice(0, 500)}`);
+    // gVisor's runsc refuses host unix sockets (EPERM) unless it runs with --host-uds=open: say so, not just the errno.
+    const gvisorHint = /Operation not permitted/.test(reason) ? ' (under gVisor the sandbox cannot connect to the gateway\'s unix socket: installed agents run with the default runtime, runc; see docs/agents.md)' : '';
+    throw new CassetteError(`cannot start the loopback forwarder in the sandbox: ${reason.slice(0, 500)}${gvisorHint}`);
   }
   const origin = `http://127.0.0.1:${port}`;
   return {

@@ -94,6 +94,8 @@ export interface ModelProxy extends AsyncDisposable {
    * `served_from`. A replay then serves it like any other answer, with no cache present.
    */
   recordCachedAnswer(answer: CachedAnswer): void;
+  /** Resolves once every exchange answered so far is in the cassette file. */
+  flush(): Promise<void>;
   /** Stops listening, drops open connections and writes the last cassette lines. */
   close(): Promise<void>;
 }
@@ -355,6 +357,9 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     },
     unservedExchanges: () => (options.replayFrom?.exchanges ?? []).filter((exchange) => !served.has(exchange)),
     recordCachedAnswer,
+    flush: async () => {
+      await writer?.flush();
+    },
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -23,17 +23,18 @@ afterAll(async () => {
 const base = { baseUrl: 'http://127.0.0.1:4010', model: 'fake-model', timeoutSec: 30 };
 
 describe('runInstalledAgent', () => {
-  it('passes the instruction as one word, sees its stdin end at once (/dev/null), and leaves no HOME behind', async () => {
+  it('passes the instruction as one word, gives it /dev/null as stdin (not a pipe, even a closed one), and leaves no HOME behind', async () => {
     const instruction = "Fix it; don't `rm -rf /`. $HOME\n\"quoted\"";
     const run = await runInstalledAgent({
       sandbox,
       ...command,
-      definition: { ...command.definition, command: ['/bin/sh', '-c', 'printf "%s|" "$1"; cat; echo "|stdin-ended"; echo "$HOME" > home.txt', 'agent', '{instruction}'] },
+      // What fd 0 is: an agent that waits on an open stdin (codex) needs the null device itself, not whatever the backend hands over.
+      definition: { ...command.definition, command: ['/bin/sh', '-c', 'printf "%s|" "$1"; readlink /proc/self/fd/0; cat; echo "|stdin-ended"; echo "$HOME" > home.txt', 'agent', '{instruction}'] },
       instruction,
       ...base,
     });
     expect(run).toMatchObject({ exitCode: 0, timedOut: false, format: 'text' });
-    expect(run.output).toBe(`${instruction}||stdin-ended\n`);
+    expect(run.output).toBe(`${instruction}|/dev/null\n|stdin-ended\n`);
     const homes = (await readdir(tmpdir())).filter((name) => name.startsWith('agentbench-agent-home.'));
     const home = new TextDecoder().decode(await sandbox.readFile('home.txt')).trim();
     expect(home).toMatch(/^\/tmp\/agentbench-agent-home\.\w+$/);

@@ -1,8 +1,11 @@
-import type { ExecResult, Sandbox } from '@agentbench/sandbox';
+import { GVISOR_RUNTIME, type ExecResult, type Sandbox } from '@agentbench/sandbox';
+import type { StopReason } from '@agentbench/schemas';
+import type { AgentTrajectory } from '@agentbench/trajectories';
 import { fillPlaceholders, type Placeholder } from '../definition/agent-definition-schema.js';
 import type { AgentDefinition } from '../definition/load-agent-definition.js';
 import { InstalledAgentError } from '../errors/installed-agent-error.js';
 import type { AgentInstallation } from '../install/install-agent.js';
+import { agentStopReason, agentTrajectory, writeAgentEvents, type AgentEventsOptions } from './agent-events.js';
 
 export interface RunInstalledAgentOptions {
   sandbox: Sandbox;
@@ -25,6 +28,12 @@ export interface RunInstalledAgentOptions {
   onOutput?: (chunk: string) => void;
   /** Bytes of stdout (and of stderr) kept in the result. Default 16 MiB. */
   outputCapBytes?: number;
+  /**
+   * Writes the attempt's `events.jsonl` once the agent ended: its own stream (read as its
+   * definition's `output.format`) merged with the gateway's recorded exchanges, as model turns,
+   * commands and changed files, in the event shapes our agent loop writes.
+   */
+  events?: AgentEventsOptions;
 }
 
 /** How the agent's command ended, with its raw output stream to read in `format`. */
@@ -39,6 +48,9 @@ export interface InstalledAgentRun {
   killedBy: ExecResult['killedBy'];
   truncated: boolean;
   durationMs: number;
+  /** With `events`: the steps written to `events.jsonl`, and why the agent stopped (its `agent_stopped`). */
+  trajectory?: AgentTrajectory;
+  stopReason?: StopReason;
 }
 
 /** The agent's HOME and config folder: /tmp is writable in every backend and is not part of the workspace's diff. */
@@ -59,6 +71,7 @@ const WRITE_FILE = 'mkdir -p "$(dirname "$1")" && cat > "$1"';
  */
 export async function runInstalledAgent(options: RunInstalledAgentOptions): Promise<InstalledAgentRun> {
   const { sandbox, definition } = options;
+  refuseGvisor(sandbox, definition.name);
   const values = placeholderValues(options);
   const made = await sandbox.exec(['mktemp', '-d', HOME_TEMPLATE], { timeoutSec: 30 });
   const home = made.stdout.trim();
@@ -88,7 +101,7 @@ export async function runInstalledAgent(options: RunInstalledAgentOptions): Prom
       ...(options.onOutput === undefined ? {} : { onStdout: options.onOutput }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    return {
+    const run: InstalledAgentRun = {
       output: result.stdout,
       stderr: result.stderr,
       format: definition.output.format,
@@ -98,10 +111,39 @@ export async function runInstalledAgent(options: RunInstalledAgentOptions): Prom
       truncated: result.truncated,
       durationMs: result.durationMs,
     };
+    if (options.events === undefined) return run;
+    const end = {
+      output: result.stdout,
+      format: definition.output.format,
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      isAborted: result.killedBy === 'abort',
+      workspace: sandbox.workdir,
+      agentName: definition.name,
+      agentVersion: definition.version,
+      at: new Date().toISOString(),
+    };
+    const trajectory = await agentTrajectory(end, options.events.gateway);
+    const stopReason = agentStopReason(end, trajectory, options.events.gateway);
+    await writeAgentEvents(options.events, end, trajectory, stopReason);
+    return { ...run, trajectory, stopReason };
   } finally {
     // The local backend's /tmp is the host's: leave nothing there. Best effort: a dead sandbox has nothing left to clean.
     await sandbox.exec(['rm', '-rf', '--', home], { timeoutSec: 30 }).catch(() => undefined);
   }
+}
+
+/**
+ * gVisor refuses the sandbox a connection to a host unix socket (the gateway's) unless runsc runs
+ * with `--host-uds=open`, which our runtime entry does not set: refused up front with the way out,
+ * rather than an agent failing on EPERM at its first model request (docs/decisions.md, issue 25).
+ */
+function refuseGvisor(sandbox: Sandbox, agentName: string): void {
+  // A DockerSandbox's runtime now (after any move to the runtime its cut network asked for).
+  if ((sandbox as { runtimeName?: unknown }).runtimeName !== GVISOR_RUNTIME) return;
+  throw new InstalledAgentError(
+    `installed agent "${agentName}" cannot run under gVisor (runtime "${GVISOR_RUNTIME}"): the sandbox could not reach the model gateway's unix socket, which runsc allows only with --host-uds=open; run installed agents with the Docker backend's default runtime (runc), whose sandbox also has no network`,
+  );
 }
 
 function placeholderValues(options: RunInstalledAgentOptions): Partial<Record<Placeholder, string>> {

@@ -198,7 +198,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   let createSandbox: SandboxFactory | undefined = options.createSandbox;
   const results = new Map<string, SuiteTaskResult>();
   let mirrors: readonly MirrorRule[] = [];
-  let cache = options.cache ?? new RepoCache();
+  const cache = options.cache ?? new RepoCache();
   const retention = options.keepWorkspaces ?? 'failed';
   const budget = options.artifactBudget ?? new ArtifactBudget();
 
@@ -310,7 +310,6 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         warnings: loadedSuite.warnings,
       });
       mirrors = options.mirrors ?? (await loadMirrorMap());
-      cache = options.cache ?? cache;
     },
     runItem: runOne,
     // An attempt records its own failures; a throw is a failure of ours (the disk, a bug): it stops

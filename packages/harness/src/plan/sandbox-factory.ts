@@ -40,7 +40,7 @@ export function pooledDockerSandboxFactory(networkHolders: NetworkHolderPool): S
 }
 
 /**
- * Sandboxes handed out by a pool of warm ones (`createDockerSandboxPool`): a spec the pool cannot serve
+ * Sandboxes handed out by a pool of warm ones (`createSandboxPool`): a spec the pool cannot serve
  * warm, or one asked for while none is ready, is created cold by the pool. The caller disposes the pool.
  */
 export function pooledSandboxFactory(pool: Pick<SandboxPool<unknown, Sandbox>, 'take'>): SandboxFactory {

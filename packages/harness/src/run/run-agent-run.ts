@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import * as v from 'valibot';
-import { abortableDelay, AutoConcurrency, runScheduled, type AutoConcurrencyOptions } from '@agentbench/scheduler';
+import { abortableDelay, AutoConcurrency, type AutoConcurrencyOptions } from '@agentbench/scheduler';
 import {
   AgentBenchError,
   ConfigurationError,
@@ -10,7 +8,6 @@ import {
   loadSuite,
   loadTask,
   RUN_PLAN_VERSION,
-  RunRecordSchema,
   type AttemptRecord,
   type EngineConfig,
   type LoadedTask,
@@ -36,16 +33,15 @@ import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
-import { appendAttemptRecord, dropTornLine, readAttemptRecords } from '../artifacts/attempts-file.js';
-import { createArtifactFolder, RUN_DIRECTORY_MODE, writeRunJson } from '../artifacts/run-directory.js';
+import { createArtifactFolder, writeRunJson } from '../artifacts/run-directory.js';
 import { attemptTryState, isInfraFailure, markErrored, retryDelayMs, triesByAttempt } from './attempt-tries.js';
 import { recordLostTry } from './record-lost-try.js';
 import { moveInterruptedTry } from './move-interrupted-try.js';
 import { dockerOrphanEngine, removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
-import type { RunSandboxPool } from './run-sandbox-pool.js';
 import { agentRunSandboxPool } from './agent-run-sandbox-pool.js';
 import { runFolderRecord } from './run-folder-record.js';
-import { acquireRunLock } from './run-lock.js';
+import { driveRun, type StartedRun } from './drive-run.js';
+import { readRunJson, RUN_JSON_FILE } from './run-json.js';
 import { assertSamePlan } from './run-plan-check.js';
 import { assertPlanCanStart, notStartedRecord } from './not-started-record.js';
 import { readKnownValidity, taskValidityNote, validityWarnings } from './task-validity.js';
@@ -198,9 +194,6 @@ export interface AgentRunResult {
   sandboxPool?: SandboxPoolStats;
 }
 
-const RUN_FILE = 'run.json';
-const ATTEMPTS_FILE = 'attempts.jsonl';
-
 function wholeNumber(value: number | undefined, fallback: number, name: string, minimum: number): number {
   const resolved = value ?? fallback;
   if (!Number.isInteger(resolved) || resolved < minimum) throw new ConfigurationError(name, `expected a whole number ≥ ${minimum}, found ${String(value)}`);
@@ -208,20 +201,9 @@ function wholeNumber(value: number | undefined, fallback: number, name: string, 
 }
 
 async function readRunRecord(runDir: string): Promise<RunRecord & { plan: RunPlan }> {
-  const file = path.join(runDir, RUN_FILE);
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? ((await pathExists(runDir)) ? 'it has no run.json' : 'no such folder') : error instanceof SyntaxError ? 'its run.json is not valid JSON' : `its run.json cannot be read (${code ?? (error as Error).message})`;
-    throw new RunDirectoryError(runDir, `cannot resume: not an ab run folder (${problem}; expected the folder an \`ab run --out\` wrote, holding run.json)`, { cause: error });
-  }
-  const parsed = v.safeParse(RunRecordSchema, value);
-  if (!parsed.success || parsed.output.plan === undefined) {
-    throw new RunDirectoryError(file, 'cannot resume: not the run.json of an ab run (it has no plan)');
-  }
-  return parsed.output as RunRecord & { plan: RunPlan };
+  const record = await readRunJson(runDir, (problem) => new RunDirectoryError(runDir, `cannot resume: not an ab run folder (${problem}; expected the folder an \`ab run --out\` wrote, holding run.json)`));
+  if (record.plan === undefined) throw new RunDirectoryError(path.join(runDir, RUN_JSON_FILE), 'cannot resume: not the run.json of an ab run (it has no plan)');
+  return record as RunRecord & { plan: RunPlan };
 }
 
 async function loadRunTasks(options: AgentRunOptions, recorded: RunPlan | undefined): Promise<readonly LoadedTask[]> {
@@ -295,7 +277,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const isResumed = options.resume !== undefined;
   const runDir = path.resolve(options.resume ?? options.outDir ?? path.join('artifacts', 'runs', timestampForPath()));
   const recordedRun = isResumed ? await readRunRecord(runDir) : undefined;
-  if (!isResumed && (await pathExists(path.join(runDir, RUN_FILE)))) {
+  if (!isResumed && (await pathExists(path.join(runDir, RUN_JSON_FILE)))) {
     throw new ConfigurationError('--out', `${runDir} holds a run already (run.json); continue it with --resume ${runDir}, or choose another --out`);
   }
   const tasks = await loadRunTasks(options, recordedRun?.plan);
@@ -332,235 +314,193 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
 
   // Said once the run is sure to start (its engines answer).
   for (const message of validityWarnings(tasks, knownValidity, plan)) options.onProgress?.({ type: 'validity-warning', message });
-  // Every write of the run folder (folders, run.lock, run.json, attempts.jsonl) fails as an ArtifactWriteError naming its path.
-  await createArtifactFolder(path.dirname(runDir));
-  await createArtifactFolder(runDir, { mode: RUN_DIRECTORY_MODE });
-  const lock = await acquireRunLock(runDir);
-  let sandboxPool: RunSandboxPool | undefined;
-  try {
-    // A run killed with kill -9 left its sandboxes running: they go before its attempts run again.
-    if (lock.takenOverFrom !== undefined && options.runAttempt === undefined) {
-      await removeOrphanedSandboxes(lock.takenOverFrom, runDir, (engineSet?.engines.map((engine) => engine.docker) ?? [undefined]).map(dockerOrphanEngine));
-    }
-    const attemptsFile = path.join(runDir, ATTEMPTS_FILE);
-    const content = await readAttemptRecords(attemptsFile);
-    await dropTornLine(attemptsFile, content);
-    const attempts = plannedAttempts(plan, tasks, runDir);
-    const planned = new Set(attempts.map((attempt) => attempt.attemptId));
-    const tries = triesByAttempt(content.records.filter((record) => record.attempt_id !== undefined && planned.has(record.attempt_id)));
+  const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan, scanners));
+  const attempts = plannedAttempts(plan, tasks, runDir);
+  const planned = new Set(attempts.map((attempt) => attempt.attemptId));
+  let tries = new Map<string, AttemptRecord[]>();
+  const counter = new RunProgressCounter(attempts.length);
+  const entries = new Map<string, AgentRunEntry>();
+  const emit = (event: AgentRunEvent): void => options.onProgress?.(event);
+  const placer = engineSet === undefined ? undefined : engineSandboxFactory(engineSet);
+  const runRecord: RunRecord = {
+    run_id: recordedRun?.run_id ?? ulid(),
+    kind: 'agent',
+    created_at: recordedRun?.created_at ?? new Date().toISOString(),
+    finished_at: null,
+    harness_version: HARNESS_VERSION,
+    suite: tasks[0]?.task.suite ?? null,
+    task_ids: tasks.map((loaded) => loaded.task.id),
+    options: { concurrency: isAuto ? 'auto' : concurrency, max_jobs: maxJobs, resumed: isResumed },
+    status: 'running',
+    counts: null,
+    plan,
+  };
 
-    const runRecord: RunRecord = {
-      run_id: recordedRun?.run_id ?? ulid(),
-      kind: 'agent',
-      created_at: recordedRun?.created_at ?? new Date().toISOString(),
-      finished_at: null,
-      harness_version: HARNESS_VERSION,
-      suite: tasks[0]?.task.suite ?? null,
-      task_ids: tasks.map((loaded) => loaded.task.id),
-      options: { concurrency: isAuto ? 'auto' : concurrency, max_jobs: maxJobs, resumed: isResumed },
-      status: 'running',
-      counts: null,
-      plan,
-    };
-    await writeRunJson(path.join(runDir, RUN_FILE), runRecord);
-
-    const counter = new RunProgressCounter(attempts.length);
-    const entries = new Map<string, AgentRunEntry>();
-    for (const attempt of attempts) {
-      if (!entries.has(attempt.label)) entries.set(attempt.label, { model: attempt.label, folder: attempt.folder, isDropped: false, errors: [] });
-      const recorded = tries.get(attempt.attemptId) ?? [];
-      const state = attemptTryState(recorded, plan.retries);
-      if (state.isComplete && state.last !== undefined) counter.countDone(outcomeOf(state.last));
-      counter.progress.retried += Math.max(0, recorded.length - 1);
-    }
-    const emit = (event: AgentRunEvent): void => options.onProgress?.(event);
-    emit({ type: 'run-started', runDir, isResumed, progress: counter.snapshot() });
-
-    // One append at a time: records never interleave, and each is on disk before the next try starts.
-    // A failed append fails its own try only (the queue goes on), and stops the run below.
-    let appending: Promise<void> = Promise.resolve();
-    const append = (record: AttemptRecord): Promise<void> => {
-      const appended = appending.then(() => appendAttemptRecord(attemptsFile, record));
-      appending = appended.catch(() => undefined);
-      return appended;
-    };
-    const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan, scanners));
-    // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
-    sandboxPool = plan.runtime === null || plan.runtime === undefined ? await agentRunSandboxPool(options, { runDir, runId: runRecord.run_id, concurrency }) : undefined;
-    const placer = engineSet === undefined ? undefined : engineSandboxFactory(engineSet);
-
-    const runOne = async (attempt: PlannedAttempt, signal: AbortSignal): Promise<void> => {
-      const recorded = tries.get(attempt.attemptId) ?? [];
-      let state = attemptTryState(recorded, plan.retries);
-      let lastWasInfra = false;
-      // -j auto grows by one per attempt: its first sandbox counts, its verdict's and retries' are latency samples only.
-      let hasStarted = false;
-      const timed = (baseFactory: SandboxFactory): SandboxFactory => auto === undefined ? baseFactory : async (spec) => {
-        const started = performance.now();
-        try {
-          const sandbox = await baseFactory(spec);
-          auto.createFinished(performance.now() - started, true, { isItemStart: !hasStarted });
-          hasStarted = true;
-          return sandbox;
-        } catch (error) {
-          auto.createFinished(performance.now() - started, false);
-          throw error;
-        }
-      };
+  const runOne = async (attempt: PlannedAttempt, run: StartedRun, signal: AbortSignal): Promise<void> => {
+    const recorded = tries.get(attempt.attemptId) ?? [];
+    let state = attemptTryState(recorded, plan.retries);
+    let lastWasInfra = false;
+    // -j auto grows by one per attempt: its first sandbox counts, its verdict's and retries' are latency samples only.
+    let hasStarted = false;
+    const timed = (baseFactory: SandboxFactory): SandboxFactory => auto === undefined ? baseFactory : async (spec) => {
+      const started = performance.now();
       try {
-        for (let isFirst = true; !state.isComplete && !signal.aborted; isFirst = false) {
-          const tryNumber = state.nextTry;
-          if (!isFirst) await abortableDelay(retryDelayMs(tryNumber, backoffMs), signal);
-          if (signal.aborted) break;
-          const infraBefore = state.infraTries;
-          const tryDir = path.join(attempt.folder, 'agent_runs', attempt.task.task.id, `r${attempt.repeat}-try${tryNumber}`);
-          // A try cut off by a kill left its folder behind: it starts again from nothing (the old one kept aside).
-          await moveInterruptedTry(runDir, tryDir);
-          await createArtifactFolder(path.dirname(tryDir));
-          const runTryOn = async (placement: EnginePlacement | undefined): Promise<AttemptRecord> => {
-            emit({ type: 'try-started', attempt, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }), progress: counter.snapshot() });
-            const complete = (record: AttemptRecord): AttemptRecord =>
-              markErrored(
-                {
-                  ...record,
-                  attempt_id: attempt.attemptId,
-                  repeat: attempt.repeat,
-                  try: tryNumber,
-                  ...(placement === undefined ? {} : { engine: placement.engine }),
-                  task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan),
-                },
-                infraBefore,
-                plan.retries,
-              );
-            const createSandbox = timed(withRuntime(placement?.createSandbox ?? options.createSandbox ?? sandboxPool?.createSandbox ?? createDockerSandbox, plan.runtime ?? undefined));
-            return complete(await runTry({ attempt, try: tryNumber, tryDir, createSandbox, completeRecord: complete, signal, ...(placement === undefined ? {} : { engine: placement.engine }) }));
-          };
-          let record: AttemptRecord;
-          try {
-            if (engineSet === undefined || placer === undefined) {
-              const since = new Date();
-              record = await runTryOn(undefined);
-              // The default engine (no engines list, no caller's factory) is judged as an engines list's is: a try lost to it is infra, retried.
-              if (options.createSandbox === undefined) {
-                const verdict = await judgeFinishedTry(record, signal, {
-                  engines: defaultEngineWitness(),
-                  engine: DEFAULT_ENGINE_NAME,
-                  since,
-                  ...(options.dyingEngineGraceMs === undefined ? {} : { graceMs: options.dyingEngineGraceMs }),
-                });
-                if (verdict.isLost) record = await recordLostTry(record, verdict.reason, tryDir, infraBefore, plan.retries);
-              }
-            } else {
-              // One try on one engine; a try lost to its engine is recorded like any infra try, and the retries below run the next one elsewhere.
-              const placed = await runOnEngine({
-                engineSet,
-                placer,
-                signal,
-                attempt: async (placement) => ({ record: await runTryOn(placement) }),
-                ...(options.dyingEngineGraceMs === undefined ? {} : { dyingEngineGraceMs: options.dyingEngineGraceMs }),
-              });
-              record = placed.lostReason === undefined ? placed.outcome.record : await recordLostTry(placed.outcome.record, placed.lostReason, tryDir, infraBefore, plan.retries);
-            }
-          } catch (error) {
-            // Stopped while waiting for a place on an engine (the wait throws the signal's reason): nothing ran, nothing to report.
-            if (signal.aborted && error === signal.reason) return;
-            // The run folder cannot take the try's files: no later try could either, so the run stops.
-            if (ArtifactWriteError.isInstance(error)) throw error;
-            const message = error instanceof Error ? error.message : String(error);
-            entries.get(attempt.label)?.errors.push(`${attempt.task.task.id} #${attempt.repeat}: ${message}`);
-            // Our own bug: nothing recorded, a resume runs the attempt again.
-            if (!AgentBenchError.isInstance(error)) {
-              emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
-              return;
-            }
-            // The attempt could not start (its agent failed to load, a setting it needs is missing): recorded as errored, with why, and final.
-            record = notStartedRecord(attempt, tryNumber, { runId: runRecord.run_id, variant: plan.variant, error, at: new Date() });
-            record = { ...record, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan), artifact_paths: { attempt: 'attempt.json' } };
-            // In its try folder like any try's record, so a reader of the model's folder (the ab run table) counts it too.
-            await createArtifactFolder(tryDir);
-            await writeRunJson(path.join(tryDir, 'attempt.json'), record);
-            await append(runFolderRecord(record, runDir, tryDir));
-            counter.finish('errored');
-            emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, isErrored: true, progress: counter.snapshot() });
-            return;
-          }
-          await append(runFolderRecord(record, runDir, tryDir));
-          recorded.push(record);
-          state = attemptTryState(recorded, plan.retries);
-          lastWasInfra = isInfraFailure(record);
-          const willRetry = !state.isComplete && !signal.aborted;
-          if (willRetry) counter.progress.retried += 1;
-          if (state.isComplete) counter.finish(outcomeOf(record));
-          emit({ type: 'try-finished', attempt, try: tryNumber, record, willRetry, progress: counter.snapshot() });
-        }
-      } finally {
-        auto?.itemFinished(lastWasInfra);
+        const sandbox = await baseFactory(spec);
+        auto.createFinished(performance.now() - started, true, { isItemStart: !hasStarted });
+        hasStarted = true;
+        return sandbox;
+      } catch (error) {
+        auto.createFinished(performance.now() - started, false);
+        throw error;
       }
     };
-
-    const result = await runScheduled(
-      attempts,
-      {
-        concurrency,
-        keyOf: options.keyOf ?? ((attempt) => providerOf(attempt.model ?? '')),
-        limitPerKey: perKey,
-        ...(options.limitsByKey === undefined ? {} : { limitsByKey: options.limitsByKey }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(auto === undefined ? {} : { admit: auto.admit }),
-        // Only a failure of ours throws (a try's own failures are records): it stops the others.
-        stopOnFailure: true,
-        shouldRun: (attempt) => !attemptTryState(tries.get(attempt.attemptId) ?? [], plan.retries).isComplete,
-        onEvent: (event) => {
-          counter.progress.running = event.counts.running;
-          counter.progress.queued = event.counts.queued;
-          const held = auto?.holdReason();
-          if (held === undefined) delete counter.progress.held;
-          else counter.progress.held = held;
-          if (event.type === 'item-started' || event.type === 'item-finished' || event.type === 'item-failed') emit({ type: 'progress', progress: counter.snapshot() });
-        },
-      },
-      (attempt, { signal }) => runOne(attempt, signal),
-    );
-    for (const outcome of result.outcomes) {
-      if (outcome.status === 'rejected') entries.get(outcome.item.label)?.errors.push(`${outcome.item.task.task.id} #${outcome.item.repeat}: ${String(outcome.error)}`);
+    try {
+      for (let isFirst = true; !state.isComplete && !signal.aborted; isFirst = false) {
+        const tryNumber = state.nextTry;
+        if (!isFirst) await abortableDelay(retryDelayMs(tryNumber, backoffMs), signal);
+        if (signal.aborted) break;
+        const infraBefore = state.infraTries;
+        const tryDir = path.join(attempt.folder, 'agent_runs', attempt.task.task.id, `r${attempt.repeat}-try${tryNumber}`);
+        // A try cut off by a kill left its folder behind: it starts again from nothing (the old one kept aside).
+        await moveInterruptedTry(runDir, tryDir);
+        await createArtifactFolder(path.dirname(tryDir));
+        const runTryOn = async (placement: EnginePlacement | undefined): Promise<AttemptRecord> => {
+          emit({ type: 'try-started', attempt, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }), progress: counter.snapshot() });
+          const complete = (record: AttemptRecord): AttemptRecord =>
+            markErrored(
+              {
+                ...record,
+                attempt_id: attempt.attemptId,
+                repeat: attempt.repeat,
+                try: tryNumber,
+                ...(placement === undefined ? {} : { engine: placement.engine }),
+                task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan),
+              },
+              infraBefore,
+              plan.retries,
+            );
+          const createSandbox = timed(withRuntime(placement?.createSandbox ?? options.createSandbox ?? run.pool?.createSandbox ?? createDockerSandbox, plan.runtime ?? undefined));
+          return complete(await runTry({ attempt, try: tryNumber, tryDir, createSandbox, completeRecord: complete, signal, ...(placement === undefined ? {} : { engine: placement.engine }) }));
+        };
+        let record: AttemptRecord;
+        try {
+          if (engineSet === undefined || placer === undefined) {
+            const since = new Date();
+            record = await runTryOn(undefined);
+            // The default engine (no engines list, no caller's factory) is judged as an engines list's is: a try lost to it is infra, retried.
+            if (options.createSandbox === undefined) {
+              const verdict = await judgeFinishedTry(record, signal, {
+                engines: defaultEngineWitness(),
+                engine: DEFAULT_ENGINE_NAME,
+                since,
+                ...(options.dyingEngineGraceMs === undefined ? {} : { graceMs: options.dyingEngineGraceMs }),
+              });
+              if (verdict.isLost) record = await recordLostTry(record, verdict.reason, tryDir, infraBefore, plan.retries);
+            }
+          } else {
+            // One try on one engine; a try lost to its engine is recorded like any infra try, and the retries below run the next one elsewhere.
+            const placed = await runOnEngine({
+              engineSet,
+              placer,
+              signal,
+              attempt: async (placement) => ({ record: await runTryOn(placement) }),
+              ...(options.dyingEngineGraceMs === undefined ? {} : { dyingEngineGraceMs: options.dyingEngineGraceMs }),
+            });
+            record = placed.lostReason === undefined ? placed.outcome.record : await recordLostTry(placed.outcome.record, placed.lostReason, tryDir, infraBefore, plan.retries);
+          }
+        } catch (error) {
+          // Stopped while waiting for a place on an engine (the wait throws the signal's reason): nothing ran, nothing to report.
+          if (signal.aborted && error === signal.reason) return;
+          // The run folder cannot take the try's files: no later try could either, so the run stops.
+          if (ArtifactWriteError.isInstance(error)) throw error;
+          const message = error instanceof Error ? error.message : String(error);
+          entries.get(attempt.label)?.errors.push(`${attempt.task.task.id} #${attempt.repeat}: ${message}`);
+          // Our own bug: nothing recorded, a resume runs the attempt again.
+          if (!AgentBenchError.isInstance(error)) {
+            emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
+            return;
+          }
+          // The attempt could not start (its agent failed to load, a setting it needs is missing): recorded as errored, with why, and final.
+          record = notStartedRecord(attempt, tryNumber, { runId: runRecord.run_id, variant: plan.variant, error, at: new Date() });
+          record = { ...record, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan), artifact_paths: { attempt: 'attempt.json' } };
+          // In its try folder like any try's record, so a reader of the model's folder (the ab run table) counts it too.
+          await createArtifactFolder(tryDir);
+          await writeRunJson(path.join(tryDir, 'attempt.json'), record);
+          await run.append(runFolderRecord(record, runDir, tryDir));
+          counter.finish('errored');
+          emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, isErrored: true, progress: counter.snapshot() });
+          return;
+        }
+        await run.append(runFolderRecord(record, runDir, tryDir));
+        recorded.push(record);
+        state = attemptTryState(recorded, plan.retries);
+        lastWasInfra = isInfraFailure(record);
+        const willRetry = !state.isComplete && !signal.aborted;
+        if (willRetry) counter.progress.retried += 1;
+        if (state.isComplete) counter.finish(outcomeOf(record));
+        emit({ type: 'try-finished', attempt, try: tryNumber, record, willRetry, progress: counter.snapshot() });
+      }
+    } finally {
+      auto?.itemFinished(lastWasInfra);
     }
-    await appending;
-    const writeFailure = result.outcomes.flatMap((outcome) => (outcome.status === 'rejected' && ArtifactWriteError.isInstance(outcome.error) ? [outcome.error] : []))[0];
+  };
 
-    const progress = counter.snapshot();
-    const isComplete = progress.done === progress.total;
-    await finishRunJson(path.join(runDir, RUN_FILE), attemptsFile, writeFailure, {
-      ...runRecord,
-      finished_at: new Date().toISOString(),
-      status: writeFailure !== undefined ? 'failed' : isComplete ? 'completed' : 'interrupted',
-      counts: { total: progress.total, passed: progress.passed, failed: progress.failed, errored: progress.errored, skipped: progress.total - progress.done },
-      ...(writeFailure === undefined ? {} : { failure: writeFailure.message }),
-    });
-    return { outDir: runDir, plan, runs: plan.runs, taskCount: tasks.length, entries: [...entries.values()], progress, isComplete, ...(sandboxPool === undefined ? {} : { sandboxPool: sandboxPool.stats() }) };
-  } finally {
-    // On every exit (an abort by Ctrl-C included): the warm sandboxes and the mount slots go.
-    await sandboxPool?.dispose();
-    await lock.release();
-  }
-}
-
-/**
- * Writes the finished run.json, then throws the run's write failure if it had one. The disk that
- * failed a try may refuse run.json too: run.json then keeps "running", and the error says so and
- * where the finished records are.
- */
-async function finishRunJson(runFile: string, attemptsFile: string, writeFailure: ArtifactWriteError | undefined, record: RunRecord & { failure?: string }): Promise<void> {
-  try {
-    await writeRunJson(runFile, record);
-  } catch (error) {
-    if (!ArtifactWriteError.isInstance(error)) throw writeFailure ?? error;
-    const failure = writeFailure ?? error;
-    throw new ArtifactWriteError(failure.path, failure.code, {
-      cause: failure,
-      note: `${runFile} still says "running" (it could not be updated either); the finished records are in ${attemptsFile}`,
-    });
-  }
-  if (writeFailure !== undefined) throw writeFailure;
+  const driven = await driveRun<PlannedAttempt>({
+    folder: isResumed ? { kind: 'resume', runDir } : { kind: 'new', runDir },
+    runRecord,
+    items: attempts,
+    resume: async (records, lock) => {
+      // A run killed with kill -9 left its sandboxes running: they go before its attempts run again.
+      if (lock.takenOverFrom !== undefined && options.runAttempt === undefined) {
+        await removeOrphanedSandboxes(lock.takenOverFrom, runDir, (engineSet?.engines.map((engine) => engine.docker) ?? [undefined]).map(dockerOrphanEngine));
+      }
+      tries = triesByAttempt(records.filter((record) => record.attempt_id !== undefined && planned.has(record.attempt_id)));
+      for (const attempt of attempts) {
+        if (!entries.has(attempt.label)) entries.set(attempt.label, { model: attempt.label, folder: attempt.folder, isDropped: false, errors: [] });
+        const recorded = tries.get(attempt.attemptId) ?? [];
+        const state = attemptTryState(recorded, plan.retries);
+        if (state.isComplete && state.last !== undefined) counter.countDone(outcomeOf(state.last));
+        counter.progress.retried += Math.max(0, recorded.length - 1);
+      }
+    },
+    shouldRun: (attempt) => !attemptTryState(tries.get(attempt.attemptId) ?? [], plan.retries).isComplete,
+    schedule: {
+      concurrency,
+      keyOf: options.keyOf ?? ((attempt) => providerOf(attempt.model ?? '')),
+      limitPerKey: perKey,
+      ...(options.limitsByKey === undefined ? {} : { limitsByKey: options.limitsByKey }),
+      ...(auto === undefined ? {} : { admit: auto.admit }),
+      onEvent: (event) => {
+        counter.progress.running = event.counts.running;
+        counter.progress.queued = event.counts.queued;
+        const held = auto?.holdReason();
+        if (held === undefined) delete counter.progress.held;
+        else counter.progress.held = held;
+        if (event.type === 'item-started' || event.type === 'item-finished' || event.type === 'item-failed') emit({ type: 'progress', progress: counter.snapshot() });
+      },
+    },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onStarted: () => emit({ type: 'run-started', runDir, isResumed, progress: counter.snapshot() }),
+    // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
+    startPool: async (run) => (plan.runtime === null || plan.runtime === undefined ? agentRunSandboxPool(options, { ...run, concurrency }) : undefined),
+    runItem: runOne,
+    end: (outcomes) => {
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') entries.get(outcome.item.label)?.errors.push(`${outcome.item.task.task.id} #${outcome.item.repeat}: ${String(outcome.error)}`);
+      }
+      // Only a write failure fails the run; another failure of ours is in its model's errors, and a resume runs its attempt.
+      const writeFailure = outcomes.flatMap((outcome) => (outcome.status === 'rejected' && ArtifactWriteError.isInstance(outcome.error) ? [outcome.error] : []))[0];
+      const progress = counter.snapshot();
+      return {
+        status: writeFailure !== undefined ? 'failed' : progress.done === progress.total ? 'completed' : 'interrupted',
+        counts: { total: progress.total, passed: progress.passed, failed: progress.failed, errored: progress.errored, skipped: progress.total - progress.done },
+        ...(writeFailure === undefined ? {} : { failure: writeFailure }),
+      };
+    },
+  });
+  const progress = counter.snapshot();
+  const pool = driven.pool;
+  return { outDir: runDir, plan, runs: plan.runs, taskCount: tasks.length, entries: [...entries.values()], progress, isComplete: progress.done === progress.total, ...(pool === undefined ? {} : { sandboxPool: pool.stats() }) };
 }
 
 /** The default try: the agent attempt pipeline, sharing one mirror map and repository cache across the run. */

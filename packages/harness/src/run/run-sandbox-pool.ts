@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import path from 'node:path';
-import { createDockerSandboxPool, type NetworkHolderPool, type SandboxPoolStats } from '@agentbench/sandbox';
+import { createSandboxPool, type NetworkHolderPool, type SandboxPoolStats } from '@agentbench/sandbox';
 import { ConfigurationError } from '@agentbench/schemas';
 import { pooledSandboxFactory, type SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from './remove-run-leftovers.js';
@@ -43,7 +43,8 @@ export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promi
   const mountSlotsDir = path.join(options.runDir, SANDBOX_POOL_FOLDER);
   // A run killed before its end left its slots: empty folders of ours.
   await rm(mountSlotsDir, { recursive: true, force: true });
-  const pool = createDockerSandboxPool({
+  // Through the backend registry, as every sandbox of the run: the pool is the docker backend's.
+  const pool = await createSandboxPool('docker', {
     size: options.size,
     maxMemoryBytes: totalmem(),
     labels: { runId: options.runId, taskId: 'sandbox-pool' },

@@ -2,14 +2,14 @@ import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HARNESS_VERSION, type LoadedTask, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
-import { relativeToRun, taskRunPaths } from '../artifacts/attempt-paths.js';
+import { relativeToRun, taskRunPaths, type AttemptPaths } from '../artifacts/attempt-paths.js';
 import { executeAttempt, type AttemptOptions, type AttemptOutcome } from '../attempt/execute-attempt.js';
 import { loadMirrorMap } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
-import { appendAttemptRecordFreeingWorkspace } from '../artifacts/attempts-file.js';
 import { timestampForPath } from '@agentbench/helpers';
-import { ArtifactWriteError, writingArtifact } from '../errors/artifact-write-error.js';
-import { createArtifactFolder, createUniqueDirectory, writeRunJson } from '../artifacts/run-directory.js';
+import { writingArtifact } from '../errors/artifact-write-error.js';
+import { createArtifactFolder } from '../artifacts/run-directory.js';
+import { driveRun } from './drive-run.js';
 
 /** An attempt's options (mirrors, cache, sandbox factory, signal, stages, env, output cap, artifact budget), and where the run goes. */
 export interface RunTaskOptions extends Omit<AttemptOptions, 'paths' | 'runId' | 'flakyRerun' | 'rerunBudgetFraction'> {
@@ -33,8 +33,6 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
   const outDir = path.resolve(options.outDir ?? 'artifacts');
   const runId = ulid();
   const createdAt = new Date();
-  const runDir = await createUniqueDirectory(path.join(outDir, 'runs'), `${timestampForPath(createdAt)}__${runId}`);
-  const runFile = path.join(runDir, 'run.json');
   const runRecord: RunRecord = {
     run_id: runId,
     kind: 'task',
@@ -47,50 +45,61 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
     status: 'running',
     counts: null,
   };
-  await writeRunJson(runFile, runRecord);
-  await createArtifactFolder(path.join(runDir, 'task'));
-  const taskCopy = path.join(runDir, 'task', path.basename(loaded.file));
-  await writingArtifact(taskCopy, () => copyFile(loaded.file, taskCopy));
-
   const { outDir: _outDir, ...attemptOptions } = options;
-  const paths = taskRunPaths(runDir);
-  const outcome = await executeAttempt(loaded, 'task', {
-    ...attemptOptions,
-    paths,
-    runId,
-    mirrors: options.mirrors ?? (await loadMirrorMap()),
-    cache: options.cache ?? new RepoCache(),
-  });
-  await appendAttemptRecordFreeingWorkspace(path.join(runDir, 'attempts.jsonl'), outcome.record, paths.workspaceDir);
-
-  const isInterrupted = outcome.failureReason === 'INTERRUPTED';
-  const isErrored = outcome.failureReason === 'INTERNAL_ERROR' || outcome.failureReason === 'SANDBOX_ERROR' || outcome.failureReason === 'UNKNOWN';
-  const task = loaded.task;
-  const finished: RunRecord & Record<string, unknown> = {
-    ...runRecord,
-    finished_at: new Date().toISOString(),
-    status: isInterrupted ? 'interrupted' : 'completed',
-    counts: { total: 1, passed: outcome.isSuccess ? 1 : 0, failed: !outcome.isSuccess && !isErrored ? 1 : 0, errored: isErrored ? 1 : 0, skipped: 0 },
-    // What ran, to reproduce it (as the original project's run.json).
-    details: {
-      outcome: { passed: outcome.isSuccess, failure_reason: outcome.failureReason, stage: outcome.stage, message: outcome.message },
-      repo: { url: task.repo.url, resolved_url: loaded.repoUrl, source: outcome.repositorySource ?? null, commit: task.repo.commit, commit_sha: outcome.commitSha ?? null },
-      docker_image: task.environment.docker_image,
-      workdir: task.environment.workdir,
-      timeout_sec: task.environment.timeout_sec,
-      network: { setup: 'bridge', run: 'none' },
-      commands: { setup: outcome.setupCommands, run: task.run.command },
-      stages: outcome.stages.map((stage) => ({ ...stage, durationMs: Math.round(stage.durationMs) })),
-      workspace: relativeToRun(runDir, paths.workspaceDir),
-      logs: relativeToRun(runDir, paths.logDir),
+  let outcome: AttemptOutcome | undefined;
+  let paths: AttemptPaths | undefined;
+  const driven = await driveRun<LoadedTask>({
+    folder: { kind: 'unique', parent: path.join(outDir, 'runs'), name: `${timestampForPath(createdAt)}__${runId}` },
+    runRecord,
+    items: [loaded],
+    shouldRun: () => true,
+    schedule: { concurrency: 1 },
+    // A copy of the task as it ran, beside its record.
+    onStarted: async ({ runDir }) => {
+      await createArtifactFolder(path.join(runDir, 'task'));
+      const taskCopy = path.join(runDir, 'task', path.basename(loaded.file));
+      await writingArtifact(taskCopy, () => copyFile(loaded.file, taskCopy));
     },
+    // The attempt follows the caller's signal (an abort records it INTERRUPTED), not the driver's.
+    runItem: async (task, run) => {
+      paths = taskRunPaths(run.runDir);
+      outcome = await executeAttempt(task, 'task', {
+        ...attemptOptions,
+        paths,
+        runId,
+        mirrors: options.mirrors ?? (await loadMirrorMap()),
+        cache: options.cache ?? new RepoCache(),
+      });
+      await run.append(outcome.record, paths.workspaceDir);
+    },
+    end: (outcomes) => {
+      const failure = outcomes.flatMap((item) => (item.status === 'rejected' ? [item.error] : []))[0];
+      if (failure !== undefined || outcome === undefined || paths === undefined) return { status: 'failed', counts: { total: 1, passed: 0, failed: 0, errored: 1, skipped: 0 }, failure: failure ?? new Error('the attempt did not run') };
+      const isInterrupted = outcome.failureReason === 'INTERRUPTED';
+      const isErrored = outcome.failureReason === 'INTERNAL_ERROR' || outcome.failureReason === 'SANDBOX_ERROR' || outcome.failureReason === 'UNKNOWN';
+      return {
+        status: isInterrupted ? 'interrupted' : 'completed',
+        counts: { total: 1, passed: outcome.isSuccess ? 1 : 0, failed: !outcome.isSuccess && !isErrored ? 1 : 0, errored: isErrored ? 1 : 0, skipped: 0 },
+        fields: { details: runDetails(loaded, outcome, paths) },
+      };
+    },
+  });
+  return { runDir: driven.runDir, runRecord: driven.runRecord, outcome: outcome as AttemptOutcome };
+}
+
+/** What ran, to reproduce it (as the original project's run.json). */
+function runDetails(loaded: LoadedTask, outcome: AttemptOutcome, paths: AttemptPaths): Record<string, unknown> {
+  const task = loaded.task;
+  return {
+    outcome: { passed: outcome.isSuccess, failure_reason: outcome.failureReason, stage: outcome.stage, message: outcome.message },
+    repo: { url: task.repo.url, resolved_url: loaded.repoUrl, source: outcome.repositorySource ?? null, commit: task.repo.commit, commit_sha: outcome.commitSha ?? null },
+    docker_image: task.environment.docker_image,
+    workdir: task.environment.workdir,
+    timeout_sec: task.environment.timeout_sec,
+    network: { setup: 'bridge', run: 'none' },
+    commands: { setup: outcome.setupCommands, run: task.run.command },
+    stages: outcome.stages.map((stage) => ({ ...stage, durationMs: Math.round(stage.durationMs) })),
+    workspace: relativeToRun(paths.runDir, paths.workspaceDir),
+    logs: relativeToRun(paths.runDir, paths.logDir),
   };
-  try {
-    await writeRunJson(runFile, finished);
-  } catch (error) {
-    // The record is written; only run.json could not follow: say it still reads "running".
-    if (ArtifactWriteError.isInstance(error)) throw new ArtifactWriteError(error.path, error.code, { cause: error, note: `it still says "running"; the attempt's record is in ${path.join(runDir, 'attempts.jsonl')}` });
-    throw error;
-  }
-  return { runDir, runRecord: finished, outcome };
 }

@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import * as v from 'valibot';
-import { HARNESS_VERSION, RunRecordSchema, loadSuite, type AttemptRecord, type EngineConfig, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
+import { HARNESS_VERSION, loadSuite, type AttemptRecord, type EngineConfig, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
 import { DEFAULT_DOCKER_IMAGE, NetworkHolderPool, removeManagedContainers, type EngineSet } from '@agentbench/sandbox';
-import { runScheduled } from '@agentbench/scheduler';
 import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../artifacts/attempt-paths.js';
 import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
@@ -13,16 +11,14 @@ import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
 import { createDockerSandbox, withRuntime, type SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from '../run/remove-run-leftovers.js';
-import { startRunSandboxPool, type RunSandboxPool } from '../run/run-sandbox-pool.js';
+import { startRunSandboxPool } from '../run/run-sandbox-pool.js';
+import { driveRun, type StartedRun } from '../run/drive-run.js';
+import { readRunJson, RUN_JSON_FILE } from '../run/run-json.js';
 import { ConfigurationError } from '@agentbench/schemas';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
-import { ArtifactWriteError } from '../errors/artifact-write-error.js';
-import { appendAttemptRecordFreeingWorkspace, dropTornLine, readAttemptRecords } from '../artifacts/attempts-file.js';
 import { timestampForPath } from '@agentbench/helpers';
-import { createUniqueDirectory, writeRunJson } from '../artifacts/run-directory.js';
-import { releaseFileLock, tryAcquireFileLock } from '../util/file-lock.js';
 import { prepareEngines } from '../run/engines/prepare-engines.js';
 import { runPlacedAttempt } from '../run/engines/run-placed-attempt.js';
 import { snapshotGitDirectory } from '../artifacts/attempt-paths.js';
@@ -114,38 +110,44 @@ function stringArray(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
 }
 
-interface PreparedRun {
-  runDir: string;
-  runRecord: RunRecord;
-  skipLabels: string[];
-  /** Final records found in attempts.jsonl (resume only). */
-  finished: Map<string, AttemptRecord>;
-  isResumed: boolean;
+/** The run.json of a suite run to resume, checked against the suite it is resumed with. */
+async function readResumedRun(runDir: string, suite: string, byId: ReadonlyMap<string, LoadedTask>): Promise<RunRecord> {
+  const runFile = path.join(runDir, RUN_JSON_FILE);
+  const runRecord = await readRunJson(runDir, () => new RunDirectoryError(runFile, 'not found: --resume expects a run directory made by `ab validate-suite`'));
+  if (runRecord.kind !== 'suite_baseline') throw new RunDirectoryError(runFile, `is a "${runRecord.kind}" run; --resume continues suite baseline runs only`);
+  if (runRecord.suite !== suite) throw new RunDirectoryError(runFile, `is a run of suite "${runRecord.suite ?? '?'}", not "${suite}"`);
+  const missing = runRecord.task_ids.filter((taskId) => !byId.has(taskId));
+  if (missing.length > 0) throw new RunDirectoryError(runFile, `names tasks the suite no longer has: ${missing.join(', ')}`);
+  return { ...runRecord, status: 'running', finished_at: null };
 }
 
-async function readRunRecord(runDir: string): Promise<RunRecord> {
-  const file = path.join(runDir, 'run.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new RunDirectoryError(file, code === 'ENOENT' ? 'not found: --resume expects a run directory made by `ab validate-suite`' : `cannot read: ${code ?? String(error)}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new RunDirectoryError(file, `not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = v.safeParse(RunRecordSchema, value);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const field = issue?.path?.map((item) => String(item.key)).join('.') ?? '';
-    throw new RunDirectoryError(file, `not a run record (${field === '' ? '' : `${field}: `}${issue?.message ?? 'invalid'})`);
-  }
-  // Keep the fields the schema does not know (they are ours too).
-  return { ...(value as Record<string, unknown>), ...parsed.output } as RunRecord;
+/** run.json of a new suite run: the tasks it runs, and those its skip labels leave out. */
+function newRunRecord(options: ValidateSuiteOptions, tasksDir: string, outDir: string, concurrency: number, tasks: readonly LoadedTask[], skipLabels: readonly string[], createdAt: Date): RunRecord {
+  const skippedTasks = tasks
+    .map((loaded) => ({ task_id: loaded.task.id, labels: loaded.task.labels.filter((label) => skipLabels.includes(label)) }))
+    .filter((entry) => entry.labels.length > 0);
+  return {
+    run_id: ulid(),
+    kind: 'suite_baseline',
+    created_at: createdAt.toISOString(),
+    finished_at: null,
+    harness_version: HARNESS_VERSION,
+    suite: options.suite,
+    task_ids: tasks.map((loaded) => loaded.task.id).filter((taskId) => !skippedTasks.some((entry) => entry.task_id === taskId)),
+    options: {
+      tasks_dir: tasksDir,
+      out_dir: outDir,
+      include_flaky: options.includeFlaky === true,
+      skip_labels: [...skipLabels],
+      skipped_tasks: skippedTasks,
+      concurrency,
+      keep_workspaces: options.keepWorkspaces ?? 'failed',
+      ...(options.maxOutputBytes === undefined ? {} : { max_output_bytes: options.maxOutputBytes }),
+      ...(options.oracleRuns === undefined ? {} : { oracle_runs: options.oracleRuns }),
+    },
+    status: 'running',
+    counts: null,
+  };
 }
 
 /**
@@ -178,9 +180,14 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     options.engines === undefined
       ? undefined
       : await prepareEngines({ engines: options.engines, images: loadedSuite.tasks.map((loaded) => loaded.task.environment.docker_image ?? DEFAULT_DOCKER_IMAGE) });
-  const prepared = options.resumeDir === undefined ? await startRun(options, tasksDir, concurrency, loadedSuite.tasks) : await resumeRun(options, byId);
-  const { runDir, runRecord, skipLabels, finished } = prepared;
-  const lockFile = path.join(runDir, 'run.lock');
+  const isResumed = options.resumeDir !== undefined;
+  const outDir = path.resolve(options.outDir ?? 'artifacts');
+  const createdAt = new Date();
+  const runRecord = isResumed
+    ? await readResumedRun(path.resolve(options.resumeDir as string), options.suite, byId)
+    : newRunRecord(options, tasksDir, outDir, concurrency, loadedSuite.tasks, [...(options.skipLabels ?? (options.includeFlaky === true ? [] : DEFAULT_SKIP_LABELS))], createdAt);
+  const skipLabels = stringArray(runRecord.options['skip_labels']) ?? [...DEFAULT_SKIP_LABELS];
+  let finished = new Map<string, AttemptRecord>();
   // Sandboxes come from a warm pool (mounted workspaces through mount slots in the run folder: the
   // clone stage asks for the sandbox before git writes), cold creates joining a network holder started
   // while the current tasks run. No pools under another runtime (a holder is made by runc; the pool's
@@ -188,240 +195,156 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   // caller's createSandbox (the caller makes the sandboxes): the cold path then, as before.
   const networkHolders =
     options.createSandbox === undefined && options.runtime === undefined && engineSet === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
-  let sandboxPool: RunSandboxPool | undefined;
+  let createSandbox: SandboxFactory | undefined = options.createSandbox;
+  const results = new Map<string, SuiteTaskResult>();
+  let mirrors: readonly MirrorRule[] = [];
+  const cache = options.cache ?? new RepoCache();
+  const retention = options.keepWorkspaces ?? 'failed';
+  const budget = options.artifactBudget ?? new ArtifactBudget();
 
-  try {
-    if (networkHolders !== undefined) {
-      sandboxPool = await startRunSandboxPool({ runDir, runId: runRecord.run_id, size: options.sandboxPoolSize ?? concurrency, networkHolders, ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }) });
-    }
-    const pooled = options.createSandbox ?? sandboxPool?.createSandbox;
-    const createSandbox = options.runtime === undefined ? pooled : withRuntime(pooled ?? createDockerSandbox, options.runtime);
-    const attemptsFile = path.join(runDir, 'attempts.jsonl');
-    const results = new Map<string, SuiteTaskResult>();
-    const skipped: Array<{ taskId: string; labels: string[] }> = [];
-    for (const loaded of loadedSuite.tasks) {
-      const labels = loaded.task.labels.filter((label) => skipLabels.includes(label));
-      if (labels.length > 0 && !runRecord.task_ids.includes(loaded.task.id)) {
-        skipped.push({ taskId: loaded.task.id, labels });
-        results.set(loaded.task.id, { taskId: loaded.task.id, status: 'skipped', skippedBy: labels });
-      }
-    }
-    for (const [taskId, record] of finished) results.set(taskId, { taskId, status: statusOf(record), record });
-    const toRun = runRecord.task_ids.filter((taskId) => !finished.has(taskId));
-    options.onEvent?.({
-      type: 'suite-started',
-      runDir,
+  const runOne = async (taskId: string, run: StartedRun, signal: AbortSignal): Promise<void> => {
+    const { runDir } = run;
+    const loaded = byId.get(taskId) as LoadedTask;
+    options.onEvent?.({ type: 'task-started', taskId });
+    const paths = suiteAttemptPaths(runDir, taskId);
+    const attempt = (factory: SandboxFactory | undefined) => executeAttempt(loaded, 'baseline', {
+      paths,
       runId: runRecord.run_id,
-      suite: options.suite,
-      total: runRecord.task_ids.length,
-      toRun,
-      alreadyFinished: finished.size,
-      skipped,
-      concurrency,
-      isResumed: prepared.isResumed,
-      warnings: loadedSuite.warnings,
+      mirrors,
+      cache,
+      signal,
+      onStage: (stage) => options.onEvent?.({ type: 'task-stage', taskId, stage }),
+      ...(factory === undefined ? {} : { createSandbox: factory }),
+      ...(options.flakyRerun === undefined ? {} : { flakyRerun: options.flakyRerun }),
+      ...(options.rerunBudgetFraction === undefined ? {} : { rerunBudgetFraction: options.rerunBudgetFraction }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+      // Each attempt cleans its workspace; the run's budget is charged below, for those the retention keeps.
+      artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
     });
-
-    const mirrors = options.mirrors ?? (await loadMirrorMap());
-    const cache = options.cache ?? new RepoCache();
-    let appendQueue: Promise<void> = Promise.resolve();
-    const retention = options.keepWorkspaces ?? 'failed';
-    const budget = options.artifactBudget ?? new ArtifactBudget();
-
-    const runOne = async (taskId: string, signal: AbortSignal): Promise<void> => {
-      const loaded = byId.get(taskId) as LoadedTask;
-      options.onEvent?.({ type: 'task-started', taskId });
-      const paths = suiteAttemptPaths(runDir, taskId);
-      const attempt = (factory: SandboxFactory | undefined) => executeAttempt(loaded, 'baseline', {
-        paths,
+    const outcome =
+      engineSet === undefined
+        ? await attempt(createSandbox)
+        : (
+            await runPlacedAttempt({
+              engineSet,
+              signal,
+              attempt: (placement) => attempt(options.runtime === undefined ? placement.createSandbox : withRuntime(placement.createSandbox, options.runtime)),
+              beforeRetry: async ({ reason }) => {
+                options.onEngineLost?.(taskId, reason);
+                // The lost try's files go: the next try starts from nothing, like a first one.
+                for (const dir of [paths.workspaceDir, paths.logDir, snapshotGitDirectory(paths.workspaceDir)]) await rm(dir, { recursive: true, force: true });
+              },
+            })
+          ).outcome;
+    await run.append(outcome.record, paths.workspaceDir);
+    const result: SuiteTaskResult = { taskId, status: statusOf(outcome.record), record: outcome.record, outcome };
+    if (options.oracleRuns !== undefined && options.referenceAgentFor !== undefined) {
+      result.validity = await checkTaskValidity(loaded, {
+        runs: options.oracleRuns,
+        runDir,
         runId: runRecord.run_id,
+        referenceAgentFor: options.referenceAgentFor,
         mirrors,
         cache,
         signal,
-        onStage: (stage) => options.onEvent?.({ type: 'task-stage', taskId, stage }),
-        ...(factory === undefined ? {} : { createSandbox: factory }),
-        ...(options.flakyRerun === undefined ? {} : { flakyRerun: options.flakyRerun }),
-        ...(options.rerunBudgetFraction === undefined ? {} : { rerunBudgetFraction: options.rerunBudgetFraction }),
+        ...(createSandbox === undefined ? {} : { createSandbox }),
         ...(options.env === undefined ? {} : { env: options.env }),
         ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-        // Each attempt cleans its workspace; the run's budget is charged below, for those the retention keeps.
-        artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
       });
-      const outcome =
-        engineSet === undefined
-          ? await attempt(createSandbox)
-          : (
-              await runPlacedAttempt({
-                engineSet,
-                signal,
-                attempt: (placement) => attempt(options.runtime === undefined ? placement.createSandbox : withRuntime(placement.createSandbox, options.runtime)),
-                beforeRetry: async ({ reason }) => {
-                  options.onEngineLost?.(taskId, reason);
-                  // The lost try's files go: the next try starts from nothing, like a first one.
-                  for (const dir of [paths.workspaceDir, paths.logDir, snapshotGitDirectory(paths.workspaceDir)]) await rm(dir, { recursive: true, force: true });
-                },
-              })
-            ).outcome;
-      // One writer at a time, so lines never interleave.
-      const append = appendQueue.then(() => appendAttemptRecordFreeingWorkspace(attemptsFile, outcome.record, paths.workspaceDir));
-      appendQueue = append.catch(() => undefined);
-      await append;
-      const result: SuiteTaskResult = { taskId, status: statusOf(outcome.record), record: outcome.record, outcome };
-      if (options.oracleRuns !== undefined && options.referenceAgentFor !== undefined) {
-        result.validity = await checkTaskValidity(loaded, {
-          runs: options.oracleRuns,
-          runDir,
-          runId: runRecord.run_id,
-          referenceAgentFor: options.referenceAgentFor,
-          mirrors,
-          cache,
-          signal,
-          ...(createSandbox === undefined ? {} : { createSandbox }),
-          ...(options.env === undefined ? {} : { env: options.env }),
-          ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-        });
-      }
-      results.set(taskId, result);
-      const isKept = retention === 'all' || (retention === 'failed' && result.status !== 'valid' && result.status !== 'interrupted');
-      if (!isKept) await rm(paths.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
-      else if (existsSync(paths.workspaceDir)) await budget.keepWorkspace(paths.workspaceDir, { label: taskId }).catch(() => undefined);
-      options.onEvent?.({ type: 'task-finished', taskId, result });
-    };
+    }
+    results.set(taskId, result);
+    const isKept = retention === 'all' || (retention === 'failed' && result.status !== 'valid' && result.status !== 'interrupted');
+    if (!isKept) await rm(paths.workspaceDir, { recursive: true, force: true }).catch(() => undefined);
+    else if (existsSync(paths.workspaceDir)) await budget.keepWorkspace(paths.workspaceDir, { label: taskId }).catch(() => undefined);
+    options.onEvent?.({ type: 'task-finished', taskId, result });
+  };
 
+  let ordered: SuiteTaskResult[] = [];
+  let isInterrupted = false;
+  const driven = await driveRun<string>({
+    folder: isResumed ? { kind: 'resume', runDir: path.resolve(options.resumeDir as string) } : { kind: 'unique', parent: path.join(outDir, 'runs'), name: `${timestampForPath(createdAt)}__${options.suite}__baseline` },
+    runRecord,
+    items: runRecord.task_ids,
+    resume: async (records) => {
+      if (!isResumed) return;
+      finished = selectTasksToResume(runRecord.task_ids, records.filter((record) => record.run_id === runRecord.run_id)).finished;
+      // Containers of a run whose process died (SIGKILL, a crash) are still there: ours to remove.
+      if (options.createSandbox === undefined) await removeManagedContainers({ runId: runRecord.run_id, onlyOrphans: true }).catch(() => undefined);
+    },
+    shouldRun: (taskId) => !finished.has(taskId),
+    schedule: {
+      // With engines, the engine set holds each start until a place is free (and re-places lost tries).
+      concurrency: engineSet === undefined ? concurrency : Math.min(concurrency, engineSet.totalCapacity),
+      onEvent: (event) => {
+        // A failure of ours (a full disk) stops the run too, but it is reported as itself, not as an interruption.
+        if (event.type === 'scheduler-stopping' && event.cause === 'signal') options.onEvent?.({ type: 'suite-interrupting' });
+      },
+    },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    startPool: async ({ runDir, runId }) =>
+      networkHolders === undefined ? undefined : startRunSandboxPool({ runDir, runId, size: options.sandboxPoolSize ?? concurrency, networkHolders, ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }) }),
+    onStarted: async ({ runDir, pool }) => {
+      const pooled = options.createSandbox ?? pool?.createSandbox;
+      createSandbox = options.runtime === undefined ? pooled : withRuntime(pooled ?? createDockerSandbox, options.runtime);
+      const skipped: Array<{ taskId: string; labels: string[] }> = [];
+      for (const loaded of loadedSuite.tasks) {
+        const labels = loaded.task.labels.filter((label) => skipLabels.includes(label));
+        if (labels.length > 0 && !runRecord.task_ids.includes(loaded.task.id)) {
+          skipped.push({ taskId: loaded.task.id, labels });
+          results.set(loaded.task.id, { taskId: loaded.task.id, status: 'skipped', skippedBy: labels });
+        }
+      }
+      for (const [taskId, record] of finished) results.set(taskId, { taskId, status: statusOf(record), record });
+      options.onEvent?.({
+        type: 'suite-started',
+        runDir,
+        runId: runRecord.run_id,
+        suite: options.suite,
+        total: runRecord.task_ids.length,
+        toRun: runRecord.task_ids.filter((taskId) => !finished.has(taskId)),
+        alreadyFinished: finished.size,
+        skipped,
+        concurrency,
+        isResumed,
+        warnings: loadedSuite.warnings,
+      });
+      mirrors = options.mirrors ?? (await loadMirrorMap());
+    },
+    runItem: runOne,
     // An attempt records its own failures; a throw is a failure of ours (the disk, a bug): it stops
     // the others (their attempts are aborted, recorded INTERRUPTED) and is reported once they end.
-    const scheduled = await runScheduled(
-      runRecord.task_ids,
-      {
-        // With engines, the engine set holds each start until a place is free (and re-places lost tries).
-        concurrency: engineSet === undefined ? concurrency : Math.min(concurrency, engineSet.totalCapacity),
-        shouldRun: (taskId) => !finished.has(taskId),
-        stopOnFailure: true,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        onEvent: (event) => {
-          // A failure of ours (a full disk) stops the run too, but it is reported as itself, not as an interruption.
-          if (event.type === 'scheduler-stopping' && event.cause === 'signal') options.onEvent?.({ type: 'suite-interrupting' });
-        },
-      },
-      (taskId, { signal }) => runOne(taskId, signal),
-    );
-    const failures = scheduled.outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.error] : []));
-
-    const ordered: SuiteTaskResult[] = loadedSuite.tasks
-      .filter((loaded) => results.has(loaded.task.id) || runRecord.task_ids.includes(loaded.task.id))
-      .map((loaded) => results.get(loaded.task.id) ?? { taskId: loaded.task.id, status: 'not_run' as const });
-    const isInterrupted = ordered.some((result) => result.status === 'interrupted' || result.status === 'not_run');
-    const failure = failures[0];
-    const finalRecord: RunRecord & { failure?: string } = {
-      ...runRecord,
-      finished_at: new Date().toISOString(),
-      status: failure !== undefined ? 'failed' : isInterrupted ? 'interrupted' : 'completed',
-      counts: countResults(ordered),
-      ...(failure === undefined ? {} : { failure: failure instanceof Error ? failure.message : String(failure) }),
-    };
-    const runFile = path.join(runDir, 'run.json');
-    try {
-      await writeRunJson(runFile, finalRecord);
-    } catch (error) {
-      // The disk that failed an attempt's record may not take run.json either: it keeps its last state, and the error says so.
-      if (failure !== undefined && ArtifactWriteError.isInstance(failure) && ArtifactWriteError.isInstance(error)) {
-        throw new ArtifactWriteError(failure.path, failure.code, { cause: failure, note: `${runFile} still says "${runRecord.status}" (it could not be updated either)` });
-      }
-      if (failure === undefined && ArtifactWriteError.isInstance(error)) {
-        throw new ArtifactWriteError(error.path, error.code, { cause: error, note: `it still says "${runRecord.status}"; the finished records are in ${attemptsFile}` });
-      }
-      throw failure ?? error;
-    }
-    if (failure !== undefined) throw failure;
-    const validity = options.oracleRuns === undefined ? undefined : await writeSuiteValidity({ runDir, runId: runRecord.run_id, runs: options.oracleRuns, taskIds: runRecord.task_ids });
-    const suiteResult: ValidateSuiteResult = {
-      runDir,
-      runId: runRecord.run_id,
-      runRecord: finalRecord,
-      tasks: ordered,
-      isInterrupted,
-      isResumed: prepared.isResumed,
-      durationMs: performance.now() - started,
-      ...(validity === undefined ? {} : { validity }),
-      ...(sandboxPool === undefined ? {} : { sandboxPool: sandboxPool.stats() }),
-    };
-    options.onEvent?.({ type: 'suite-finished', result: suiteResult });
-    return suiteResult;
-  } finally {
-    await sandboxPool?.dispose();
-    await networkHolders?.dispose();
-    if (networkHolders !== undefined) {
-      const left = await removeRunLeftovers({ runId: runRecord.run_id });
-      if (left.length > 0) options.onDebug?.(`validate-suite: removed ${left.length} container(s) the run's cleanup had missed: ${left.join(', ')}`);
-    }
-    // Every engine that answers loses what the run left (a container whose removal failed while its engine was away).
-    await engineSet?.removeManagedContainers({ runId: runRecord.run_id });
-    await releaseFileLock(lockFile);
-  }
-}
-
-async function startRun(options: ValidateSuiteOptions, tasksDir: string, concurrency: number, tasks: readonly LoadedTask[]): Promise<PreparedRun> {
-  const outDir = path.resolve(options.outDir ?? 'artifacts');
-  const skipLabels = [...(options.skipLabels ?? (options.includeFlaky === true ? [] : DEFAULT_SKIP_LABELS))];
-  const runId = ulid();
-  const createdAt = new Date();
-  const runDir = await createUniqueDirectory(path.join(outDir, 'runs'), `${timestampForPath(createdAt)}__${options.suite}__baseline`);
-  if (!(await tryAcquireFileLock(path.join(runDir, 'run.lock')))) throw new RunDirectoryError(runDir, 'another process holds this new run directory');
-  const skippedTasks = tasks
-    .map((loaded) => ({ task_id: loaded.task.id, labels: loaded.task.labels.filter((label) => skipLabels.includes(label)) }))
-    .filter((entry) => entry.labels.length > 0);
-  const runRecord: RunRecord = {
-    run_id: runId,
-    kind: 'suite_baseline',
-    created_at: createdAt.toISOString(),
-    finished_at: null,
-    harness_version: HARNESS_VERSION,
-    suite: options.suite,
-    task_ids: tasks.map((loaded) => loaded.task.id).filter((taskId) => !skippedTasks.some((entry) => entry.task_id === taskId)),
-    options: {
-      tasks_dir: tasksDir,
-      out_dir: outDir,
-      include_flaky: options.includeFlaky === true,
-      skip_labels: skipLabels,
-      skipped_tasks: skippedTasks,
-      concurrency,
-      keep_workspaces: options.keepWorkspaces ?? 'failed',
-      ...(options.maxOutputBytes === undefined ? {} : { max_output_bytes: options.maxOutputBytes }),
-      ...(options.oracleRuns === undefined ? {} : { oracle_runs: options.oracleRuns }),
+    end: (outcomes) => {
+      ordered = loadedSuite.tasks
+        .filter((loaded) => results.has(loaded.task.id) || runRecord.task_ids.includes(loaded.task.id))
+        .map((loaded) => results.get(loaded.task.id) ?? { taskId: loaded.task.id, status: 'not_run' as const });
+      isInterrupted = ordered.some((result) => result.status === 'interrupted' || result.status === 'not_run');
+      const failure = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.error] : []))[0];
+      return { status: failure !== undefined ? 'failed' : isInterrupted ? 'interrupted' : 'completed', counts: countResults(ordered), ...(failure === undefined ? {} : { failure }) };
     },
-    status: 'running',
-    counts: null,
+    cleanup: async ({ runId }) => {
+      await networkHolders?.dispose();
+      if (networkHolders !== undefined) {
+        const left = await removeRunLeftovers({ runId });
+        if (left.length > 0) options.onDebug?.(`validate-suite: removed ${left.length} container(s) the run's cleanup had missed: ${left.join(', ')}`);
+      }
+      // Every engine that answers loses what the run left (a container whose removal failed while its engine was away).
+      await engineSet?.removeManagedContainers({ runId });
+    },
+  });
+  const { runDir } = driven;
+  const validity = options.oracleRuns === undefined ? undefined : await writeSuiteValidity({ runDir, runId: runRecord.run_id, runs: options.oracleRuns, taskIds: runRecord.task_ids });
+  const suiteResult: ValidateSuiteResult = {
+    runDir,
+    runId: runRecord.run_id,
+    runRecord: driven.runRecord,
+    tasks: ordered,
+    isInterrupted,
+    isResumed,
+    durationMs: performance.now() - started,
+    ...(validity === undefined ? {} : { validity }),
+    ...(driven.pool === undefined ? {} : { sandboxPool: driven.pool.stats() }),
   };
-  await writeRunJson(path.join(runDir, 'run.json'), runRecord);
-  return { runDir, runRecord, skipLabels, finished: new Map(), isResumed: false };
-}
-
-async function resumeRun(options: ValidateSuiteOptions, byId: ReadonlyMap<string, LoadedTask>): Promise<PreparedRun> {
-  const runDir = path.resolve(options.resumeDir as string);
-  const runRecord = await readRunRecord(runDir);
-  const runFile = path.join(runDir, 'run.json');
-  if (runRecord.kind !== 'suite_baseline') throw new RunDirectoryError(runFile, `is a "${runRecord.kind}" run; --resume continues suite baseline runs only`);
-  if (runRecord.suite !== options.suite) throw new RunDirectoryError(runFile, `is a run of suite "${runRecord.suite ?? '?'}", not "${options.suite}"`);
-  const missing = runRecord.task_ids.filter((taskId) => !byId.has(taskId));
-  if (missing.length > 0) throw new RunDirectoryError(runFile, `names tasks the suite no longer has: ${missing.join(', ')}`);
-  const lockFile = path.join(runDir, 'run.lock');
-  if (!(await tryAcquireFileLock(lockFile))) {
-    const owner = await readFile(lockFile, 'utf8').catch(() => '');
-    throw new RunDirectoryError(runDir, `another process is running it (${owner.trim() || 'run.lock'}); wait for it or stop it first`);
-  }
-  try {
-    const attemptsFile = path.join(runDir, 'attempts.jsonl');
-    const content = await readAttemptRecords(attemptsFile);
-    await dropTornLine(attemptsFile, content);
-    const { finished } = selectTasksToResume(runRecord.task_ids, content.records.filter((record) => record.run_id === runRecord.run_id));
-    // Containers of a run whose process died (SIGKILL, a crash) are still there: ours to remove.
-    if (options.createSandbox === undefined) await removeManagedContainers({ runId: runRecord.run_id, onlyOrphans: true }).catch(() => undefined);
-    const skipLabels = stringArray(runRecord.options['skip_labels']) ?? [...DEFAULT_SKIP_LABELS];
-    const resumed: RunRecord = { ...runRecord, status: 'running', finished_at: null };
-    await writeRunJson(runFile, resumed);
-    return { runDir, runRecord: resumed, skipLabels, finished, isResumed: true };
-  } catch (error) {
-    await releaseFileLock(lockFile);
-    throw error;
-  }
+  options.onEvent?.({ type: 'suite-finished', result: suiteResult });
+  return suiteResult;
 }

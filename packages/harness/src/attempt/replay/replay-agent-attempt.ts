@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import type { AgentLoopLimits, EventListener } from '@agentbench/agent-loop';
 import { CASSETTE_FILE_NAME, checkCassetteRun, readCassette } from '@agentbench/cassette';
-import { AttemptRecordSchema, RunRecordSchema, loadTask, type AttemptRecord } from '@agentbench/schemas';
-import { writeJsonAtomic } from '@agentbench/helpers';
+import { AttemptRecordSchema, RunRecordSchema, loadTask, readArtifactFile, type AttemptRecord } from '@agentbench/schemas';
+import { pathExists, writeJsonAtomic } from '@agentbench/helpers';
 import type { SandboxFactory } from '../../plan/sandbox-factory.js';
 import { RunDirectoryError } from '../../errors/run-directory-error.js';
 import { compareAttemptTrajectories, type AttemptComparison } from './compare-attempt-trajectories.js';
@@ -103,22 +102,7 @@ function replayEnvironment(record: AttemptRecord, environment: NodeJS.ProcessEnv
 }
 
 async function readRecord<T extends v.GenericSchema>(file: string, schema: T, expected: string): Promise<v.InferOutput<T>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new RunDirectoryError(file, `not found: expected ${expected} (is the folder an attempt folder, agent_runs/<task>/<id>/?)`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new RunDirectoryError(file, 'not valid JSON');
-  }
-  const parsed = v.safeParse(schema, value);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    throw new RunDirectoryError(file, `not ${expected}: ${issue === undefined ? 'invalid' : `${v.getDotPath(issue) ?? ''} ${issue.message}`.trim()}`);
-  }
-  return parsed.output;
+  if (!(await pathExists(file))) throw new RunDirectoryError(file, `not found: expected ${expected} (is the folder an attempt folder, agent_runs/<task>/<id>/?)`);
+  // Sandbox-adjacent artifacts: read with a size cap, through their schema (the error names the file and the field).
+  return readArtifactFile(file, schema, expected);
 }

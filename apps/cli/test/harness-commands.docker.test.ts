@@ -44,7 +44,7 @@ describe.skipIf(skipReason !== undefined)('ab run-task and ab validate-suite in 
   it('ab run-task exits 1 with TESTS_FAILED for a failing task', async () => {
     const run = await runCli(['run-task', toyTaskFile('toy_fail_pytest'), '--out', path.join(scratch.path, 'run-task-fail')]);
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toMatch(/^toy_fail_pytest: FAILED TESTS_FAILED in [\d.]+s: the test command exited with 1: .*\(2 failing\)\n/);
+    expect(run.stdout).toMatch(/^toy_fail_pytest: FAILED TESTS_FAILED in (?:\d+m)?[\d.]+s: the test command exited with 1: .*\(2 failing\)\n/);
     expect(run.stderr.split('\n').filter((line) => line !== '')).toEqual([
       'toy_fail_pytest: git_clone',
       'toy_fail_pytest: git_checkout',
@@ -67,12 +67,12 @@ describe.skipIf(skipReason !== undefined)('ab run-task and ab validate-suite in 
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/^5 tasks of custom-dev to validate, 2 at a time\n/);
     expect(run.stderr.split('\n').filter((line) => /^\[\d\/5\] /.test(line))).toHaveLength(5);
-    expect(run.stderr).toMatch(/\[\d\/5\] toy_pass_pytest INVALID BASELINE_NOT_FAILING [\d.]+s\n/);
+    expect(run.stderr).toMatch(/\[\d\/5\] toy_pass_pytest INVALID BASELINE_NOT_FAILING (?:\d+m)?[\d.]+s\n/);
     const rows = run.stdout.split('\n');
     expect(rows[0]).toMatch(/^task\s+outcome\s+failure reason\s+duration\s+detail$/);
-    expect(rows.find((row) => row.startsWith('toy_fail_pytest '))).toMatch(/^toy_fail_pytest\s+VALID\s+-\s+[\d.]+s$/);
-    expect(rows.find((row) => row.startsWith('toy_pass_pytest '))).toMatch(/^toy_pass_pytest\s+INVALID\s+BASELINE_NOT_FAILING\s+[\d.]+s\s+the tests passed before any change/);
-    expect(rows.find((row) => row.startsWith('toy_setup_fail '))).toMatch(/SETUP_FAILED\s+[\d.]+s\s+setup command 1 \(pip install --no-index nonexistent-package-xyz-12345\) exited with 1/);
+    expect(rows.find((row) => row.startsWith('toy_fail_pytest '))).toMatch(/^toy_fail_pytest\s+VALID\s+-\s+(?:\d+m)?[\d.]+s$/);
+    expect(rows.find((row) => row.startsWith('toy_pass_pytest '))).toMatch(/^toy_pass_pytest\s+INVALID\s+BASELINE_NOT_FAILING\s+(?:\d+m)?[\d.]+s\s+the tests passed before any change/);
+    expect(rows.find((row) => row.startsWith('toy_setup_fail '))).toMatch(/SETUP_FAILED\s+(?:\d+m)?[\d.]+s\s+setup command 1 \(pip install --no-index nonexistent-package-xyz-12345\) exited with 1/);
     expect(run.stdout).toContain('2 valid, 3 invalid, 0 errored, 0 skipped in ');
   });
 });

@@ -25,7 +25,7 @@ describe('ab run-task and ab validate-suite without an engine', () => {
     const run = await runCli(['run-task', originalTask, '--out', scratch]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/warning: .*repo\.url.*does not exist/);
-    expect(run.stdout).toMatch(/^toy_fail_pytest: FAILED GIT_CLONE_FAILED in [\d.]+s: cannot clone .*examples\/toy_repo: fatal: repository '.*examples\/toy_repo' does not exist\n/);
+    expect(run.stdout).toMatch(/^toy_fail_pytest: FAILED GIT_CLONE_FAILED in (?:\d+m)?[\d.]+s: cannot clone .*examples\/toy_repo: fatal: repository '.*examples\/toy_repo' does not exist\n/);
     const [runName] = await readdir(path.join(scratch, 'runs'));
     expect(runName).toMatch(/^\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}__[0-9A-Z]{26}$/);
     const runJson = JSON.parse(await readFile(path.join(scratch, 'runs', runName as string, 'run.json'), 'utf8')) as { kind: string; status: string };

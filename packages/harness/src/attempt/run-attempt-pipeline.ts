@@ -1,6 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { FinalVerdict } from '../verdict/final-verdict.js';
+import type { FinalVerdict } from '../verdict/final-verdict.js';
 import type { ScanningOptions } from '../verdict/scan-agent-changes.js';
 import type { AttemptContext, AttemptEnd, PipelineEnd } from './attempt-context.js';
 import type { AttemptMode, AttemptOutcome } from './attempt-outcome.js';
@@ -13,6 +12,7 @@ import { runFinalTest } from './stages/final-test.js';
 import { checkPostSetup } from './stages/post-setup-check.js';
 import { recordAgentAttempt, taskAttemptOutcome, type AgentAttemptEnd, type AgentRecordOptions } from './stages/record.js';
 import { runSetup } from './stages/setup.js';
+import { startVerdictFromSnapshot, startVerdictWithSetup } from './stages/verdict-sandbox.js';
 
 /** A baseline attempt's plan: its tests must fail as the task expects. */
 export interface BaselinePlan {
@@ -40,7 +40,7 @@ export type AttemptPlan = BaselinePlan | { kind: 'task' } | AgentPlan;
  * suites and benchmarks:
  *
  *   [baseline plan] → clone (while the sandbox starts) → setup (network cut after it) →
- *   post-setup check → baseline tests | final test in place | agent run → verdict from its diff
+ *   post-setup check → [the verdict's sandbox from the post-setup snapshot] → baseline tests | final test in place | agent run → verdict from its diff
  *   → end (every sandbox removed, the workspace made safe to keep) → record
  *
  * It never throws for a failing task or agent: every way it can end is an AttemptEnd with a
@@ -76,26 +76,16 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
   context.artifact('logs', paths.logDir);
   context.throwIfAborted();
 
-  let verdict: FinalVerdict | undefined;
-  if (plan.kind === 'agent') {
-    if (plan.baseline !== undefined) await gateOnBaseline(context, await runAttemptPipeline(baselineContextOf(context), plan.baseline));
-    // The fresh sandbox that judges the agent's diff is cloned and set up from now on, beside the
-    // agent's own setup and loop, so the final stage rarely waits for it.
-    const spec = context.sandboxSpec();
-    const started = FinalVerdict.start({
-      loaded: context.loaded,
-      verdictDir: path.join(paths.runDir, 'verdict'),
-      spec: { ...spec, labels: { ...spec.labels, role: 'verdict' } },
-      createSandbox: context.createSandbox,
-      ...context.repositoryOptions,
-    });
-    context.onCleanup(() => started.dispose());
-    verdict = started;
-  }
+  if (plan.kind === 'agent' && plan.baseline !== undefined) await gateOnBaseline(context, await runAttemptPipeline(baselineContextOf(context), plan.baseline));
 
   const { prepared, sandbox, repoPath } = await cloneWhileSandboxStarts(context);
+  // The sandbox that judges an agent's diff starts from this attempt's post-setup snapshot; a
+  // backend that cannot snapshot sets it up a second time, from now on, beside the agent's setup.
+  let verdict = plan.kind === 'agent' && sandbox.snapshot === undefined ? startVerdictWithSetup(context) : undefined;
   await runSetup(context, sandbox, repoPath);
   const postSetup = await checkPostSetup(context, prepared, { enforceClean: plan.kind === 'baseline' });
+  // Before any agent command runs: nothing the agent writes later can reach the snapshot.
+  if (plan.kind === 'agent') verdict ??= (await startVerdictFromSnapshot(context, sandbox, repoPath)) ?? startVerdictWithSetup(context);
   switch (plan.kind) {
     case 'baseline':
       return runBaselineTests(context, sandbox, plan.baselineTests ?? {});

@@ -109,6 +109,7 @@ export function agentAttemptRecord(context: AttemptContext, agent: { variant: st
     },
     ...failureAttribution(context, failureReason),
     ...(context.suspicions === undefined ? {} : { suspicions: context.suspicions }),
+    ...(context.verdictSetup === undefined ? {} : { verdict_setup: context.verdictSetup }),
   };
 }
 

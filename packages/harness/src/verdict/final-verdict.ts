@@ -21,6 +21,7 @@ export interface FinalVerdictOptions {
   verdictDir: string;
   /** The attempt's sandbox spec; the verdict's sandbox is the same but for its workspace and logs. */
   spec: SandboxSpec;
+  /** With `snapshot`: the snapshot's own (`SandboxSnapshot.createSandbox`), wrapped as the caller needs. */
   createSandbox: (spec: SandboxSpec) => Promise<Sandbox>;
   mirrors?: readonly MirrorRule[];
   cache?: RepoCache;
@@ -99,7 +100,7 @@ export class FinalVerdict {
     const logDir = path.join(verdictDir, 'logs');
     await mkdir(logDir, { recursive: true });
     if (snapshot !== undefined) {
-      const sandbox = await this.options.createSandbox({ ...this.options.spec, image: snapshot.image.image, hasNetwork: false, mountWorkspace: path.resolve(workspaceDir), logDir });
+      const sandbox = await this.options.createSandbox({ ...this.options.spec, hasNetwork: false, mountWorkspace: path.resolve(workspaceDir), logDir });
       this.prepared = { sandbox, repoPath: snapshot.repoPath };
       return this.prepared;
     }

@@ -142,8 +142,13 @@ export interface Sandbox extends AsyncDisposable {
 
 /** A sandbox's file system kept as an image (`Sandbox.snapshot`). */
 export interface SandboxSnapshot {
-  /** The image a new sandbox starts from (`SandboxSpec.image`). */
+  /** The image (`SandboxSpec.image`). */
   readonly image: string;
+  /**
+   * A sandbox started from the image, by the backend and engine that took it (so no pool or
+   * placement of the caller's can start it elsewhere, or keep a warm copy that pins the image).
+   */
+  createSandbox(spec: SandboxSpec): Promise<Sandbox>;
   /** Removes the image (once no sandbox runs from it); a second call does nothing. */
   dispose(): Promise<void>;
 }

@@ -444,7 +444,9 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   async snapshot(): Promise<SandboxSnapshot | undefined> {
     this.assertUsable();
     if (this.plan.runtime !== undefined || this.deferredRuntime !== undefined) return undefined;
-    return commitSnapshot(this.docker, this.container, this.containerName);
+    // The same engine; no network holder: a sandbox from a snapshot starts without network.
+    const { networkHolders: _holders, ...options } = this.options;
+    return commitSnapshot(this.docker, this.container, this.containerName, (spec) => DockerSandbox.create(spec, { ...options, docker: this.docker }));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

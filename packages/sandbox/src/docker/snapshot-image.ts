@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Dockerode from 'dockerode';
-import type { SandboxSnapshot } from '../contract/sandbox.js';
+import type { Sandbox, SandboxSnapshot, SandboxSpec } from '../contract/sandbox.js';
 import { toSandboxError } from './docker-errors.js';
 import { LABEL_COMMITTED_FROM, removeMoveImage } from './runtime-move-image.js';
 
@@ -15,7 +15,12 @@ export const SNAPSHOT_REPOSITORY = 'agentbench-snapshot';
  * `committed-from`, so a leftover image is found and removed by `removeManagedImages`, as the
  * runtime moves' are.
  */
-export async function commitSnapshot(docker: Dockerode, container: Dockerode.Container, containerName: string): Promise<SandboxSnapshot> {
+export async function commitSnapshot(
+  docker: Dockerode,
+  container: Dockerode.Container,
+  containerName: string,
+  start: (spec: SandboxSpec) => Promise<Sandbox>,
+): Promise<SandboxSnapshot> {
   const tag = `${containerName}-${randomBytes(4).toString('hex')}`;
   try {
     await container.commit({ repo: SNAPSHOT_REPOSITORY, tag, pause: true, changes: `LABEL ${LABEL_COMMITTED_FROM}=${containerName}` });
@@ -26,6 +31,7 @@ export async function commitSnapshot(docker: Dockerode, container: Dockerode.Con
   let removing: Promise<void> | undefined;
   return {
     image,
+    createSandbox: (spec) => start({ ...spec, image }),
     dispose: () => (removing ??= removeMoveImage(docker, image)),
   };
 }

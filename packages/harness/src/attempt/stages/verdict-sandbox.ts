@@ -44,7 +44,8 @@ function startVerdict(context: AttemptContext, snapshot: FinalVerdictOptions['sn
     loaded: context.loaded,
     verdictDir: path.join(context.paths.runDir, 'verdict'),
     spec: { ...spec, labels: { ...spec.labels, role: 'verdict' } },
-    createSandbox: context.createSandbox,
+    // From a snapshot: started by the snapshot's backend on its engine, never by a run's pool (whose refill would keep a warm copy of the image).
+    createSandbox: snapshot === undefined ? context.createSandbox : context.truncatedLogs.watch((verdictSpec) => snapshot.image.createSandbox(verdictSpec)),
     ...context.repositoryOptions,
     ...(snapshot === undefined ? {} : { snapshot }),
   });

@@ -47,23 +47,27 @@ function harnessCpuSeconds() {
   return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / CLOCK_TICKS;
 }
 
-/** The Docker factory, with every container's CPU added to `meter.containers` before it goes; `hideSnapshot` makes it a backend that cannot snapshot. */
+/** The Docker factory, with every container's CPU (the verdict's from a snapshot too) added to `meter.containers` before it goes; `hideSnapshot` makes it a backend that cannot snapshot. */
 function meteredFactory(meter, hideSnapshot) {
-  return async (spec) => {
-    const sandbox = await DockerSandbox.create(spec);
+  const metered = (sandbox) => {
     const dispose = async () => {
       meter.containers += containerCpuSeconds(sandbox.id) ?? Number.NaN;
       await sandbox.dispose();
     };
+    const snapshot = async () => {
+      const taken = await sandbox.snapshot();
+      return taken === undefined ? undefined : { image: taken.image, dispose: () => taken.dispose(), createSandbox: async (spec) => metered(await taken.createSandbox(spec)) };
+    };
     return new Proxy(sandbox, {
       get: (target, property) => {
         if (property === 'dispose') return dispose;
-        if (property === 'snapshot' && hideSnapshot) return undefined;
+        if (property === 'snapshot') return hideSnapshot ? undefined : snapshot;
         const value = Reflect.get(target, property, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
   };
+  return async (spec) => metered(await DockerSandbox.create(spec));
 }
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'agentbench-verdict-setup-bench-'));

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +20,9 @@ describe.skipIf(skipReason !== undefined)('agent attempts on toy_fail_pytest in 
     context.runIds.push(record.run_id);
     expect(record.result).toMatchObject({ passed: true, exit_code: 0, failure_reason: null, stop_reason: 'SUCCESS' });
     expect(record.metrics).toMatchObject({ steps: 4 });
+    // Setup ran once: the verdict's sandbox started from the attempt's post-setup snapshot, whose image is gone.
+    expect(record.verdict_setup).toBe('snapshot');
+    expect(execFileSync('docker', ['images', '--quiet', '--filter', `label=dev.agentbench.run-id=${record.run_id}`], { encoding: 'utf8' }).trim()).toBe('');
     expect(existsSync(path.join(runDir, 'diffs', 'step_0004.patch'))).toBe(true);
     const fixed = await readFile(path.join(runDir, 'workspace', 'repo', 'src', 'toy_calc', 'stats.py'), 'utf8');
     expect(fixed).toContain('ordered = sorted(values)');

@@ -2,7 +2,7 @@
 // Tests import the files they test directly; a name is here because an app, a package or a README example uses it.
 
 // The contract every backend implements (contract/), and how a sandbox path is resolved.
-export { EXIT_CODE_TIMEOUT, EXIT_CODE_KILLED, type SandboxSpec, type ExecOptions, type ExecResult, type FileEntry, type Sandbox } from './contract/sandbox.js';
+export { EXIT_CODE_TIMEOUT, EXIT_CODE_KILLED, type SandboxSpec, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSnapshot } from './contract/sandbox.js';
 export { SandboxError } from './contract/sandbox-error.js';
 export { resolveWorkspacePath } from './core/workspace/path-safety.js';
 export { symlinkContainment } from './core/workspace/symlink-containment.js';

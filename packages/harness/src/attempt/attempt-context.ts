@@ -16,7 +16,7 @@ import { networkFailureOf, OFFLINE_CLONE_HINT } from '../git/network-unreachable
 import { describeWriteFailure } from './describe-write-failure.js';
 import type { MirrorRule } from '../git/mirror-map.js';
 import type { BaselineMismatch } from '../validation/check-baseline-expectations.js';
-import type { VerdictOutcome } from '../verdict/final-verdict.js';
+import type { VerdictOutcome, VerdictSetup } from '../verdict/final-verdict.js';
 import type { RepoCache } from '../git/repo-cache.js';
 import type { AttemptStage, StageReport } from './attempt-stage.js';
 import { AttemptStop } from './attempt-stop.js';
@@ -97,6 +97,8 @@ export class AttemptContext {
   /** The final verdict of an agent attempt, and how long its stage took. */
   verdict: VerdictOutcome | undefined;
   verdictMs: number | undefined;
+  /** How the verdict's sandbox of an agent attempt got its post-setup state (set once it started). */
+  verdictSetup: VerdictSetup | undefined;
   /** What the scanners found in an agent attempt's changes (set once they ran: empty when nothing). */
   suspicions: Suspicion[] | undefined;
   /** Set when the attempt ended because its folder could not take a file (a full or read-only disk). */

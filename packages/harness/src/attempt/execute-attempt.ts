@@ -3,7 +3,6 @@ import { AttemptContext, type AttemptContextOptions } from './attempt-context.js
 import type { AttemptMode, AttemptOutcome } from './attempt-outcome.js';
 import { runAttemptPipeline } from './run-attempt-pipeline.js';
 import type { FlakyRerunPolicy } from './stages/baseline-tests.js';
-import { taskAttemptOutcome } from './stages/record.js';
 import type { AttemptPaths } from '../artifacts/attempt-paths.js';
 
 export type { AttemptStage, StageReport } from './attempt-stage.js';
@@ -31,6 +30,5 @@ export async function executeAttempt(loaded: LoadedTask, mode: AttemptMode, opti
   const { flakyRerun, rerunBudgetFraction, ...contextOptions } = options;
   const context = new AttemptContext({ ...contextOptions, loaded });
   const baselineTests = { ...(flakyRerun === undefined ? {} : { flakyRerun }), ...(rerunBudgetFraction === undefined ? {} : { rerunBudgetFraction }) };
-  const end = await runAttemptPipeline(context, mode === 'baseline' ? { kind: 'baseline', baselineTests } : { kind: 'task' });
-  return taskAttemptOutcome(context, mode, end);
+  return runAttemptPipeline(context, mode === 'baseline' ? { kind: 'baseline', baselineTests } : { kind: 'task' });
 }

@@ -58,6 +58,8 @@ describe('runAgentAttempt (local sandbox)', () => {
       result: { passed: true, exit_code: 0, failure_reason: null, stop_reason: 'SUCCESS' },
       limits: { timeout_sec: 30, max_steps: 30, max_time_sec: 1800 },
       metrics: { steps: 2, tool_calls: 2, input_tokens: null, output_tokens: null, cost_usd: null },
+      // The local backend cannot snapshot: the verdict's sandbox runs setup again.
+      verdict_setup: 'rerun',
     });
     expect(message).toMatch(/^the tests pass in a fresh sandbox with the agent’s diff; the agent loop stopped with SUCCESS/);
     expect(loop?.patches).toHaveLength(1);

@@ -7,17 +7,14 @@ import { HARNESS_VERSION, loadTask, type AttemptRecord, type LoadedTask, type Ru
 import { ulid } from 'ulid';
 import type { Scanner } from '@agentbench/evaluators';
 import type { ArtifactBudget } from '../artifacts/artifact-budget.js';
-import { relativeToRun } from '../artifacts/attempt-paths.js';
 import type { SandboxFactory } from '../plan/sandbox-factory.js';
-import { validateBaseline } from './validate-baseline.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { AttemptContext } from './attempt-context.js';
 import type { AttemptStage } from './attempt-stage.js';
 import { runAttemptPipeline } from './run-attempt-pipeline.js';
-import { agentAttemptRecord } from './stages/record.js';
+import type { AgentAttemptEnd } from './stages/record.js';
 import { writingArtifact, type ArtifactWriteError } from '../errors/artifact-write-error.js';
-import { appendAttemptRecord } from '../artifacts/attempts-file.js';
 import { createArtifactFolder, RUN_DIRECTORY_MODE, writeRunJson } from '../artifacts/run-directory.js';
 import type { VerdictOutcome } from '../verdict/final-verdict.js';
 
@@ -122,8 +119,8 @@ export interface AttemptModelsResult {
  * One agent attempt, as `ab run-agent` runs it, through the attempt pipeline: baseline validation
  * → clone and pin the repository → a sandbox with network for setup, cut before the agent → the
  * agent loop → the final verdict (the agent's diff, without the task's tests, applied in a fresh
- * post-setup sandbox; see FinalVerdict) → the AttemptRecord, written to `attempt.json` and
- * appended to `attempts.jsonl`. Artifacts under `<outDir>/agent_runs/<task_id>/<ulid>/`:
+ * post-setup sandbox; see FinalVerdict) → the AttemptRecord, built and written to `attempt.json` and
+ * `attempts.jsonl` by the pipeline's last stage. Artifacts under `<outDir>/agent_runs/<task_id>/<ulid>/`:
  * `run.json`, `events.jsonl`, `llm_messages.jsonl`, `diffs/step_NNNN.patch`, `logs/`,
  * `verdict/` (the applied and the dropped diff, the final test's logs), `workspace/` (the
  * agent's final tree). The agent is built before anything runs, so configuration mistakes (a
@@ -191,9 +188,9 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   };
   await writeRunJson(runFile, runRecord);
 
-  let end;
+  let attempt: AgentAttemptEnd;
   try {
-    end = await runAttemptPipeline(context, {
+    attempt = await runAttemptPipeline(context, {
       kind: 'agent',
       agent: {
         agent,
@@ -202,28 +199,28 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
         ...(options.strictPatch === undefined ? {} : { strictPatch: options.strictPatch }),
         ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       },
-      ...(options.skipBaseline === true ? {} : { validateBaseline }),
+      ...(options.skipBaseline === true ? {} : { baseline: { kind: 'baseline' } }),
       scanning: {
         ...(options.scanners === undefined ? {} : { scanners: options.scanners }),
         ...(options.failOnSuspicion === undefined ? {} : { failOnSuspicion: options.failOnSuspicion }),
       },
+      record: {
+        variant,
+        limits,
+        model: agent.modelConfig ?? null,
+        models: { close: () => proxy.close(), get lastEndpointFailure() { return proxy.lastEndpointFailure; }, cassetteFile },
+        ...(options.completeRecord === undefined ? {} : { completeRecord: options.completeRecord }),
+      },
     });
   } finally {
+    // The record stage closed it; this is for a pipeline that threw before it.
     await proxy.close();
   }
-  // Read once the proxy has closed, so a request the client gave up on is counted.
-  context.endpointFailure = proxy.lastEndpointFailure;
-  context.artifact('cassette', cassetteFile);
   const modelsResult: AttemptModelsResult = { cassetteFile, exchangeCount: proxy.exchangeCount, unservedCount: proxy.unservedExchanges().length };
   if (proxy.divergence !== undefined) modelsResult.divergence = proxy.divergence;
   if (proxy.forkedAt !== undefined) modelsResult.forkedAt = proxy.forkedAt;
 
-  const written = agentAttemptRecord(context, { variant, limits, model: agent.modelConfig ?? null }, end);
-  const record = options.completeRecord === undefined ? written : options.completeRecord(written);
-  const attemptFile = path.join(runDir, 'attempt.json');
-  record.artifact_paths['attempt'] = relativeToRun(runDir, attemptFile);
-  await writeRunJson(attemptFile, record);
-  await appendAttemptRecord(path.join(runDir, 'attempts.jsonl'), record);
+  const { record, end } = attempt;
   const failureReason = record.result.failure_reason;
   const isErrored = record.failure_class === 'infra';
   await writeRunJson(runFile, {
@@ -231,12 +228,12 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
     finished_at: end.endedAt.toISOString(),
     status: failureReason === 'INTERRUPTED' ? 'interrupted' : 'completed',
     counts: { total: 1, passed: record.result.passed ? 1 : 0, failed: !record.result.passed && !isErrored ? 1 : 0, errored: isErrored ? 1 : 0, skipped: 0 },
-    details: { message: end.message, stop_reason: context.agentRun?.stopReason ?? null, failure_reason: failureReason, ...(context.notes.length === 0 ? {} : { notes: context.notes }) },
+    details: { message: end.message, stop_reason: attempt.loop?.stopReason ?? null, failure_reason: failureReason, ...(attempt.notes.length === 0 ? {} : { notes: attempt.notes }) },
   });
   const result: RunAgentAttemptResult = { runDir, record, message: end.message, models: modelsResult };
-  if (context.agentRun !== undefined) result.loop = context.agentRun;
-  if (context.verdict !== undefined) result.verdict = context.verdict;
-  if (context.writeFailure !== undefined) result.writeFailure = context.writeFailure;
+  if (attempt.loop !== undefined) result.loop = attempt.loop;
+  if (attempt.verdict !== undefined) result.verdict = attempt.verdict;
+  if (attempt.writeFailure !== undefined) result.writeFailure = attempt.writeFailure;
   return result;
 }
 

@@ -1,43 +1,56 @@
 import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { FinalVerdict } from '../verdict/final-verdict.js';
+import type { FinalVerdict } from '../verdict/final-verdict.js';
 import type { ScanningOptions } from '../verdict/scan-agent-changes.js';
 import type { AttemptContext, AttemptEnd, PipelineEnd } from './attempt-context.js';
+import type { AttemptMode, AttemptOutcome } from './attempt-outcome.js';
 import { judgeAgentDiff } from './stages/agent-verdict.js';
 import { runAgent, type AgentStageOptions } from './stages/agent.js';
-import { validateBaselineFirst, type BaselineValidation } from './stages/baseline-gate.js';
+import { baselineContextOf, gateOnBaseline } from './stages/baseline-gate.js';
 import { runBaselineTests, type BaselineTestOptions } from './stages/baseline-tests.js';
 import { cloneWhileSandboxStarts } from './stages/clone.js';
 import { runFinalTest } from './stages/final-test.js';
 import { checkPostSetup } from './stages/post-setup-check.js';
+import { recordAgentAttempt, taskAttemptOutcome, type AgentAttemptEnd, type AgentRecordOptions } from './stages/record.js';
 import { runSetup } from './stages/setup.js';
+import { startVerdictFromSnapshot, startVerdictWithSetup } from './stages/verdict-sandbox.js';
+
+/** A baseline attempt's plan: its tests must fail as the task expects. */
+export interface BaselinePlan {
+  kind: 'baseline';
+  baselineTests?: BaselineTestOptions;
+}
+
+/** An agent attempt's plan: [its baseline's plan, in a context of its own] → the agent → the verdict from its diff. */
+export interface AgentPlan {
+  kind: 'agent';
+  agent: AgentStageOptions;
+  /** The scanners of the agent's changes beside the built-in rules, and whether a suspicion fails the attempt. */
+  scanning?: ScanningOptions;
+  /** The baseline's plan, run first by this same pipeline; absent: the baseline is skipped. */
+  baseline?: BaselinePlan;
+  /** What the record stage needs beside the context. */
+  record: AgentRecordOptions;
+}
 
 /** Which attempt to run: the stages after setup differ, everything before is shared. */
-export type AttemptPlan =
-  | { kind: 'baseline'; baselineTests?: BaselineTestOptions }
-  | { kind: 'task' }
-  | {
-      kind: 'agent';
-      agent: AgentStageOptions;
-      /** The scanners of the agent's changes beside the built-in rules, and whether a suspicion fails the attempt. */
-      scanning?: ScanningOptions;
-      /** Validates the baseline first (`validateBaseline`); absent: skipped. */
-      validateBaseline?: BaselineValidation;
-    };
+export type AttemptPlan = BaselinePlan | { kind: 'task' } | AgentPlan;
 
 /**
  * The one attempt pipeline of AgentBench, used by run-task, baseline validation, run-agent,
  * suites and benchmarks:
  *
- *   [baseline gate] → clone (while the sandbox starts) → setup (network cut after it) →
- *   post-setup check → baseline tests | final test in place | agent run → verdict from its diff
+ *   [baseline plan] → clone (while the sandbox starts) → setup (network cut after it) →
+ *   post-setup check → [the verdict's sandbox from the post-setup snapshot] → baseline tests | final test in place | agent run → verdict from its diff
+ *   → end (every sandbox removed, the workspace made safe to keep) → record
  *
- * then the end: every sandbox removed, the workspace made safe to keep. It never throws for a
- * failing task or agent: every way it can end is an AttemptEnd with a FailureReason, decided by
- * `AttemptContext.endFor` (our own bugs become INTERNAL_ERROR, with the stack in `error.txt`).
- * What the stages recorded stays on the context, for the record.
+ * It never throws for a failing task or agent: every way it can end is an AttemptEnd with a
+ * FailureReason, decided by `AttemptContext.endFor` (our own bugs become INTERNAL_ERROR, with the
+ * stack in `error.txt`). The record stage is the last: it builds the record from what the stages
+ * left on the context, and nothing touches the context after it.
  */
-export async function runAttemptPipeline(context: AttemptContext, plan: AttemptPlan): Promise<PipelineEnd> {
+export function runAttemptPipeline(context: AttemptContext, plan: AgentPlan): Promise<AgentAttemptEnd>;
+export function runAttemptPipeline(context: AttemptContext, plan: BaselinePlan | { kind: 'task' }): Promise<AttemptOutcome>;
+export async function runAttemptPipeline(context: AttemptContext, plan: AttemptPlan): Promise<AgentAttemptEnd | AttemptOutcome> {
   const startedAt = new Date();
   const started = performance.now();
   let end: AttemptEnd;
@@ -47,7 +60,10 @@ export async function runAttemptPipeline(context: AttemptContext, plan: AttemptP
     end = await context.endFor(error);
   }
   end = await context.finish(end);
-  return { ...end, startedAt, endedAt: new Date(), totalMs: performance.now() - started };
+  const pipelineEnd: PipelineEnd = { ...end, startedAt, endedAt: new Date(), totalMs: performance.now() - started };
+  if (plan.kind === 'agent') return recordAgentAttempt(context, plan.record, pipelineEnd);
+  const mode: AttemptMode = plan.kind;
+  return taskAttemptOutcome(context, mode, pipelineEnd);
 }
 
 /** Returns the message of a success; a stage that fails throws (an AttemptStop, or an error). */
@@ -60,26 +76,16 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
   context.artifact('logs', paths.logDir);
   context.throwIfAborted();
 
-  let verdict: FinalVerdict | undefined;
-  if (plan.kind === 'agent') {
-    if (plan.validateBaseline !== undefined) await validateBaselineFirst(context, plan.validateBaseline);
-    // The fresh sandbox that judges the agent's diff is cloned and set up from now on, beside the
-    // agent's own setup and loop, so the final stage rarely waits for it.
-    const spec = context.sandboxSpec();
-    const started = FinalVerdict.start({
-      loaded: context.loaded,
-      verdictDir: path.join(paths.runDir, 'verdict'),
-      spec: { ...spec, labels: { ...spec.labels, role: 'verdict' } },
-      createSandbox: context.createSandbox,
-      ...context.repositoryOptions,
-    });
-    context.onCleanup(() => started.dispose());
-    verdict = started;
-  }
+  if (plan.kind === 'agent' && plan.baseline !== undefined) await gateOnBaseline(context, await runAttemptPipeline(baselineContextOf(context), plan.baseline));
 
   const { prepared, sandbox, repoPath } = await cloneWhileSandboxStarts(context);
+  // The sandbox that judges an agent's diff starts from this attempt's post-setup snapshot; a
+  // backend that cannot snapshot sets it up a second time, from now on, beside the agent's setup.
+  let verdict = plan.kind === 'agent' && sandbox.snapshot === undefined ? startVerdictWithSetup(context) : undefined;
   await runSetup(context, sandbox, repoPath);
   const postSetup = await checkPostSetup(context, prepared, { enforceClean: plan.kind === 'baseline' });
+  // Before any agent command runs: nothing the agent writes later can reach the snapshot.
+  if (plan.kind === 'agent') verdict ??= (await startVerdictFromSnapshot(context, sandbox, repoPath)) ?? startVerdictWithSetup(context);
   switch (plan.kind) {
     case 'baseline':
       return runBaselineTests(context, sandbox, plan.baselineTests ?? {});

@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { ExecOptions, ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
+import type { ExecOptions, ExecResult, Sandbox, SandboxSnapshot, SandboxSpec } from '@agentbench/sandbox';
 import type { FailureReason, LoadedTask, VerdictBasis } from '@agentbench/schemas';
 import { failureReasonForStage } from '@agentbench/scoring';
 import type { MirrorRule } from '../git/mirror-map.js';
@@ -21,11 +21,22 @@ export interface FinalVerdictOptions {
   verdictDir: string;
   /** The attempt's sandbox spec; the verdict's sandbox is the same but for its workspace and logs. */
   spec: SandboxSpec;
+  /** With `snapshot`: the snapshot's own (`SandboxSnapshot.createSandbox`), wrapped as the caller needs. */
   createSandbox: (spec: SandboxSpec) => Promise<Sandbox>;
   mirrors?: readonly MirrorRule[];
   cache?: RepoCache;
   signal?: AbortSignal;
+  /**
+   * The attempt's own post-setup state, taken before the agent ran: the verdict's sandbox starts
+   * from it (`<verdictDir>/workspace` already holds the copy of the work tree) and does not run
+   * setup again; `repoPath` is the repository's folder in it. The image is removed by `dispose`,
+   * after the sandbox. Absent: a fresh clone and a second setup.
+   */
+  snapshot?: { image: SandboxSnapshot; repoPath: string };
 }
+
+/** How the verdict's sandbox got its post-setup state: the attempt's snapshot, or setup run a second time. */
+export type VerdictSetup = 'snapshot' | 'rerun';
 
 export interface VerdictInput {
   snapshots: WorkTreeSnapshots;
@@ -57,8 +68,9 @@ interface PreparedSandbox {
 
 /**
  * The final test of an agent attempt, trusted because nothing the agent did can reach it but
- * its diff: a fresh sandbox is cloned at the pinned commit and set up (while the agent works),
- * then the agent's diff (post-setup state → final state, recorded by host git) is applied
+ * its diff: a fresh sandbox starts from the attempt's post-setup snapshot (taken before the agent
+ * ran), or, on a backend that cannot snapshot, is cloned at the pinned commit and set up (while
+ * the agent works); then the agent's diff (post-setup state → final state, recorded by host git) is applied
  * without the protected paths, and the test command runs there. A diff that touched protected
  * paths fails the attempt as TESTS_TAMPERED unless the task allows test changes.
  */
@@ -77,11 +89,21 @@ export class FinalVerdict {
     return new FinalVerdict(options);
   }
 
+  /** Whether the verdict's sandbox starts from the attempt's snapshot or runs setup again. */
+  get setup(): VerdictSetup {
+    return this.options.snapshot === undefined ? 'rerun' : 'snapshot';
+  }
+
   private async prepare(): Promise<PreparedSandbox> {
-    const { loaded, verdictDir, signal } = this.options;
+    const { loaded, verdictDir, signal, snapshot } = this.options;
     const workspaceDir = path.join(verdictDir, 'workspace');
     const logDir = path.join(verdictDir, 'logs');
     await mkdir(logDir, { recursive: true });
+    if (snapshot !== undefined) {
+      const sandbox = await this.options.createSandbox({ ...this.options.spec, hasNetwork: false, mountWorkspace: path.resolve(workspaceDir), logDir });
+      this.prepared = { sandbox, repoPath: snapshot.repoPath };
+      return this.prepared;
+    }
     const prepared = await prepareWorkspace({
       repoUrl: loaded.repoUrl,
       commit: loaded.task.repo.commit,
@@ -183,7 +205,12 @@ export class FinalVerdict {
   /** Removes the verdict's sandbox and workspace (its logs and patches stay). */
   async dispose(): Promise<void> {
     await this.preparing.catch(() => undefined);
-    await this.prepared?.sandbox?.dispose();
+    try {
+      await this.prepared?.sandbox?.dispose();
+    } finally {
+      // An image a sandbox still runs from cannot be removed: the sandbox goes first.
+      await this.options.snapshot?.image.dispose();
+    }
     await rm(path.join(this.options.verdictDir, 'workspace'), { recursive: true, force: true });
   }
 }

@@ -130,5 +130,25 @@ export interface Sandbox extends AsyncDisposable {
   copyOut(sandboxPath: string, hostPath: string): Promise<void>;
   /** Connects or cuts the network for the commands that follow. */
   setNetwork(hasNetwork: boolean): Promise<void>;
+  /**
+   * A capability some backends have: keeps the sandbox's file system as it is now (all but the
+   * mounted workspace and /tmp) as an image another sandbox of the backend can start from. The
+   * image is immutable: nothing the sandbox does afterwards reaches it. Undefined when the sandbox
+   * cannot (a runtime whose writes the engine does not see, like gVisor's).
+   */
+  snapshot?(): Promise<SandboxSnapshot | undefined>;
+  dispose(): Promise<void>;
+}
+
+/** A sandbox's file system kept as an image (`Sandbox.snapshot`). */
+export interface SandboxSnapshot {
+  /** The image (`SandboxSpec.image`). */
+  readonly image: string;
+  /**
+   * A sandbox started from the image, by the backend and engine that took it (so no pool or
+   * placement of the caller's can start it elsewhere, or keep a warm copy that pins the image).
+   */
+  createSandbox(spec: SandboxSpec): Promise<Sandbox>;
+  /** Removes the image (once no sandbox runs from it); a second call does nothing. */
   dispose(): Promise<void>;
 }

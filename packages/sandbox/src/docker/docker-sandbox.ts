@@ -9,7 +9,7 @@ import { ExecutorClient } from '../core/executor/executor-client.js';
 import { executorArgv, executorScriptLine } from '../core/executor/executor-launch.js';
 import { checkEnvironment, combineSignals, commandArgv, execSettings } from '../core/exec-settings.js';
 import { resolveWorkspacePath } from '../core/workspace/path-safety.js';
-import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSpec } from '../contract/sandbox.js';
+import { EXIT_CODE_KILLED, type ExecOptions, type ExecResult, type FileEntry, type Sandbox, type SandboxSnapshot, type SandboxSpec } from '../contract/sandbox.js';
 import type { CommandChannel } from '../core/executor/command-channel.js';
 import { execOnChannel, type ChannelExecOptions } from '../core/executor/channel-exec.js';
 import { DEFAULT_DOCKER_IMAGE, NO_NETWORK, planContainer, SANDBOX_NETWORK, type ContainerPlan, type ContainerPlanInput } from './container-config.js';
@@ -27,6 +27,7 @@ import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js'
 import { removeContainer } from './remove-container.js';
 import { ENGINE_CALL_TIMEOUT_MS, withEngineDeadline } from './engine-deadline.js';
 import { commitForRuntimeMove, removeMoveImage } from './runtime-move-image.js';
+import { commitSnapshot } from './snapshot-image.js';
 import { trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
 import { containerExitCleanup } from './remove-at-exit.js';
 import { packTar, type TarOwner, type TarPart } from './tar-archive.js';
@@ -433,6 +434,19 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     );
     this.disposing = removal;
     return removal;
+  }
+
+  /**
+   * A commit of the container (see commitSnapshot); none under a runtime other than the engine's
+   * default, or one still to move to it: gVisor keeps a container's writes in its own memory,
+   * where a commit does not see them.
+   */
+  async snapshot(): Promise<SandboxSnapshot | undefined> {
+    this.assertUsable();
+    if (this.plan.runtime !== undefined || this.deferredRuntime !== undefined) return undefined;
+    // The same engine; no network holder: a sandbox from a snapshot starts without network.
+    const { networkHolders: _holders, ...options } = this.options;
+    return commitSnapshot(this.docker, this.container, this.containerName, (spec) => DockerSandbox.create(spec, { ...options, docker: this.docker }));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

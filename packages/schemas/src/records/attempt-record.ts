@@ -136,6 +136,12 @@ export const AttemptRecordSchema = v.object({
   try: v.optional(PositiveIntegerSchema),
   /** `ab run`: every try failed on infrastructure (or the run was interrupted): left out of pass rates, counted as errored. */
   errored: v.optional(v.boolean()),
+  /**
+   * How an agent attempt's verdict sandbox got its post-setup state: `snapshot`, from the attempt's
+   * own, taken before the agent ran (setup ran once); `rerun`, by running setup a second time (a
+   * backend that cannot snapshot: bwrap, local, gVisor). Absent in older records and without a verdict.
+   */
+  verdict_setup: v.optional(v.picklist(['snapshot', 'rerun'])),
   /** The Docker engine (its name in the engines list) the attempt ran on; absent when the run had no engines list. */
   engine: v.optional(v.nullable(v.string())),
   /**

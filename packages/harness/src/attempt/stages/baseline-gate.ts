@@ -1,45 +1,34 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { LoadedTask } from '@agentbench/schemas';
-import type { AttemptPaths } from '../../artifacts/attempt-paths.js';
-import type { SandboxFactory } from '../../plan/sandbox-factory.js';
-import type { MirrorRule } from '../../git/mirror-map.js';
-import type { RepoCache } from '../../git/repo-cache.js';
-import type { AttemptContext } from '../attempt-context.js';
+import { AttemptContext } from '../attempt-context.js';
 import type { AttemptOutcome } from '../attempt-outcome.js';
 import { AttemptStop } from '../attempt-stop.js';
 
-/** Runs a whole baseline attempt (`validateBaseline`); passed in, as it is itself this pipeline. */
-export type BaselineValidation = (
-  loaded: LoadedTask,
-  options: {
-    runDir: string;
-    runId: string;
-    paths: Omit<AttemptPaths, 'runDir'>;
-    createSandbox: SandboxFactory;
-    maxOutputBytes: number;
-    mirrors?: readonly MirrorRule[];
-    cache?: RepoCache;
-    signal?: AbortSignal;
-  },
-) => Promise<AttemptOutcome>;
-
 /**
- * An agent attempt's first stage: the task's baseline is validated in a sandbox of its own
- * (`<runDir>/baseline/`), and an agent runs only on a task whose tests fail as they should.
- * The baseline's clone is removed afterwards; its logs stay.
+ * The context of an agent attempt's baseline: an attempt of its own in `<runDir>/baseline/`, with
+ * the agent attempt's run id, sandboxes, repository cache and abort signal. The pipeline runs the
+ * baseline's plan of stages in it, before the agent attempt's own.
  */
-export async function validateBaselineFirst(context: AttemptContext, validate: BaselineValidation): Promise<void> {
+export function baselineContextOf(context: AttemptContext): AttemptContext {
   context.enterStage('baseline');
   const baselineDir = path.join(context.paths.runDir, 'baseline');
-  const outcome = await validate(context.loaded, {
-    runDir: context.paths.runDir,
+  return new AttemptContext({
+    loaded: context.loaded,
+    paths: { runDir: context.paths.runDir, logDir: path.join(baselineDir, 'logs'), workspaceDir: path.join(baselineDir, 'workspace') },
     runId: context.runId,
-    paths: { logDir: path.join(baselineDir, 'logs'), workspaceDir: path.join(baselineDir, 'workspace') },
     createSandbox: context.createSandbox,
     maxOutputBytes: context.maxOutputBytes,
     ...context.repositoryOptions,
   });
+}
+
+/**
+ * An agent attempt's gate: an agent runs only on a task whose baseline tests failed as they
+ * should. The baseline's result goes to the agent attempt's context; its clone is removed, its
+ * logs stay.
+ */
+export async function gateOnBaseline(context: AttemptContext, outcome: AttemptOutcome): Promise<void> {
+  const baselineDir = path.join(context.paths.runDir, 'baseline');
   context.baseline = outcome.record.baseline_validation;
   if (outcome.passingTestKeys !== undefined) context.baselinePassingKeys = outcome.passingTestKeys;
   await rm(path.join(baselineDir, 'workspace'), { recursive: true, force: true });

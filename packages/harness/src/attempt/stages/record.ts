@@ -1,9 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AgentLoopLimits } from '@agentbench/agent-loop';
+import type { AgentLoopLimits, AgentLoopResult } from '@agentbench/agent-loop';
 import { ATTEMPT_RECORD_SCHEMA_VERSION, type AttemptDetails, type AttemptRecord, type FailureReason, type ModelConfig } from '@agentbench/schemas';
 import { attributeFailure } from '@agentbench/scoring';
 import { relativeToRun } from '../../artifacts/attempt-paths.js';
+import { appendAttemptRecord } from '../../artifacts/attempts-file.js';
+import { writeRunJson } from '../../artifacts/run-directory.js';
+import type { VerdictOutcome } from '../../verdict/final-verdict.js';
+import type { ArtifactWriteError } from '../../errors/artifact-write-error.js';
 import type { AttemptContext } from '../attempt-context.js';
 import type { AttemptMode, AttemptOutcome } from '../attempt-outcome.js';
 import type { PipelineEnd } from '../attempt-context.js';
@@ -105,6 +109,56 @@ export function agentAttemptRecord(context: AttemptContext, agent: { variant: st
     },
     ...failureAttribution(context, failureReason),
     ...(context.suspicions === undefined ? {} : { suspicions: context.suspicions }),
+    ...(context.verdictSetup === undefined ? {} : { verdict_setup: context.verdictSetup }),
+  };
+}
+
+/** What the record stage of an agent attempt needs beside the context. */
+export interface AgentRecordOptions {
+  variant: string;
+  limits: AgentLoopLimits;
+  model: ModelConfig | null;
+  /**
+   * The attempt's model proxy, closed by the record stage (so a request the client gave up on is
+   * counted) before its last endpoint failure is read: the evidence that makes an LLM_ERROR `infra`.
+   */
+  models: { close(): Promise<void>; readonly lastEndpointFailure: string | undefined; readonly cassetteFile: string };
+  /** Completes the record before it is written (to `attempt.json` and `attempts.jsonl`), so every copy agrees. */
+  completeRecord?: (record: AttemptRecord) => AttemptRecord;
+}
+
+/** How an agent attempt ended, as its record stage left it: the context is not read after it. */
+export interface AgentAttemptEnd {
+  record: AttemptRecord;
+  end: PipelineEnd;
+  loop?: AgentLoopResult;
+  verdict?: VerdictOutcome;
+  writeFailure?: ArtifactWriteError;
+  notes: string[];
+}
+
+/**
+ * An agent attempt's last stage: the model proxy closes, the record is built, completed by the
+ * caller, and written to `attempt.json` and appended to `attempts.jsonl`.
+ */
+export async function recordAgentAttempt(context: AttemptContext, options: AgentRecordOptions, end: PipelineEnd): Promise<AgentAttemptEnd> {
+  await options.models.close();
+  context.endpointFailure = options.models.lastEndpointFailure;
+  context.artifact('cassette', options.models.cassetteFile);
+  const built = agentAttemptRecord(context, options, end);
+  const record = options.completeRecord === undefined ? built : options.completeRecord(built);
+  const { runDir } = context.paths;
+  const attemptFile = path.join(runDir, 'attempt.json');
+  record.artifact_paths['attempt'] = relativeToRun(runDir, attemptFile);
+  await writeRunJson(attemptFile, record);
+  await appendAttemptRecord(path.join(runDir, 'attempts.jsonl'), record);
+  return {
+    record,
+    end,
+    notes: [...context.notes],
+    ...(context.agentRun === undefined ? {} : { loop: context.agentRun }),
+    ...(context.verdict === undefined ? {} : { verdict: context.verdict }),
+    ...(context.writeFailure === undefined ? {} : { writeFailure: context.writeFailure }),
   };
 }
 

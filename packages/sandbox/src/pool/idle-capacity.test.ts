@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HostIdleCapacity, type CpuTimes } from './idle-capacity.js';
+import type { CpuTimes } from '@agentbench/helpers';
+import { HostIdleCapacity } from './idle-capacity.js';
 
 /** CPU counters the test advances: `idle` of `total` ms pass per look. */
 function counters(steps: Array<{ idle: number; total: number }>): () => CpuTimes {

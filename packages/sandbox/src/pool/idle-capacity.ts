@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism } from 'node:os';
+import { hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuTimes } from '@agentbench/helpers';
 
 /**
  * Whether the host has CPU to spare for a warm start now. A pool that warms while attempts wait for
@@ -11,12 +11,6 @@ export interface IdleCapacity {
   whyBusy(): string | undefined;
 }
 
-/** CPU time counters, summed over every core, in any unit (os.cpus() gives ms). */
-export interface CpuTimes {
-  idle: number;
-  total: number;
-}
-
 export interface HostIdleCapacityOptions {
   /** Cores of the host. Default `os.availableParallelism()`. */
   cores?: number;
@@ -24,32 +18,8 @@ export interface HostIdleCapacityOptions {
   minIdleCores?: number;
   /** The host's CPU counters now. Default: os.cpus() summed. */
   readCpuTimes?: () => CpuTimes;
-  /**
-   * Runnable tasks on the host now (/proc/stat `procs_running`), or undefined where it cannot be read.
-   * Default: read from /proc/stat.
-   */
+  /** Runnable tasks on the host now, the reader included, or undefined where it cannot be read. Default: /proc/stat. */
   readRunQueue?: () => number | undefined;
-}
-
-/** The host's CPU counters summed over its cores (ms). */
-export function hostCpuTimes(): CpuTimes {
-  let idle = 0;
-  let total = 0;
-  for (const cpu of cpus()) {
-    idle += cpu.times.idle;
-    total += cpu.times.idle + cpu.times.user + cpu.times.nice + cpu.times.sys + cpu.times.irq;
-  }
-  return { idle, total };
-}
-
-/** /proc/stat's `procs_running` (runnable tasks, the reader included); undefined off Linux. */
-export function hostRunQueue(): number | undefined {
-  try {
-    const match = /^procs_running (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
-    return match === null ? undefined : Number(match[1]);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -79,8 +49,8 @@ export class HostIdleCapacity implements IdleCapacity {
     const now = this.readCpuTimes();
     const previous = this.previous;
     this.previous = now;
-    if (previous === undefined || now.total <= previous.total) return undefined;
-    const idleCores = ((now.idle - previous.idle) / (now.total - previous.total)) * this.cores;
+    const idleCores = previous === undefined ? undefined : idleCoresBetween(previous, now, this.cores);
+    if (idleCores === undefined) return undefined;
     return idleCores < this.minIdleCores ? `${idleCores.toFixed(2)} of ${this.cores} cores idle` : undefined;
   }
 }

@@ -134,7 +134,8 @@ describe('AutoConcurrency', () => {
 
   it('stops growing at the knee: a window at higher concurrency that finishes no faster sets the limit back', async () => {
     let clock = 0;
-    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 16, initialJobs: 2, throughputWindow: 2, readFreeMemory: plenty, now: () => clock });
+    const limits: number[] = [];
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 16, initialJobs: 2, throughputWindow: 2, readFreeMemory: plenty, now: () => clock, onLimitChange: (limit) => limits.push(limit) });
     const admit = async (count: number): Promise<void> => {
       for (let index = 0; index < count; index += 1) {
         await auto.admit(null, context);
@@ -161,6 +162,8 @@ describe('AutoConcurrency', () => {
     auto.itemFinished(false);
     expect(auto.knee).toBe(4);
     expect(auto.limit).toBe(4);
+    // Each change told once, the knee last: what a warm pool's size follows.
+    expect(limits).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4]);
     auto.createFinished(100, true);
     expect(auto.limit).toBe(4);
   });

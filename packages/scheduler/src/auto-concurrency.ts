@@ -45,6 +45,8 @@ export interface AutoConcurrencyOptions {
   minGain?: number;
   /** Milliseconds now, for the throughput windows. Default `performance.now()`. */
   now?: () => number;
+  /** Told each new limit (growth, the knee), e.g. so the warm pool's size follows it (`pool.setSize(2 × limit)`). */
+  onLimitChange?: (limit: number) => void;
 }
 
 /** What a create was for. */
@@ -97,7 +99,8 @@ export class AutoConcurrency {
   readonly #createMs: number[] = [];
   readonly #referenceMs: number[] = [];
   readonly #outcomes: boolean[] = [];
-  readonly #options: Required<Omit<AutoConcurrencyOptions, 'maxJobs' | 'initialJobs'>>;
+  readonly #options: Required<Omit<AutoConcurrencyOptions, 'maxJobs' | 'initialJobs' | 'onLimitChange'>>;
+  readonly #onLimitChange: ((limit: number) => void) | undefined;
   #knee: number | undefined;
   #previousCpu: CpuTimes | undefined;
   /** The current throughput window: its start, finished items, and the integral of items in flight over time. */
@@ -127,8 +130,15 @@ export class AutoConcurrency {
       minGain: options.minGain ?? 0.05,
       now: options.now ?? (() => performance.now()),
     };
+    this.#onLimitChange = options.onLimitChange;
     const now = this.#options.now();
     this.#window = { startedAt: now, finished: 0, runningMs: 0, changedAt: now };
+  }
+
+  #setLimit(limit: number): void {
+    if (limit === this.#limit) return;
+    this.#limit = limit;
+    this.#onLimitChange?.(limit);
   }
 
   /** The concurrency the knee was found at (the limit grows no more), or undefined while still growing. */
@@ -155,7 +165,7 @@ export class AutoConcurrency {
     if (this.#referenceMs.length < this.#options.referenceCreates) this.#referenceMs.push(ms);
     this.#createMs.push(ms);
     if (this.#createMs.length > this.#options.recentCreates) this.#createMs.shift();
-    if (report.isItemStart !== false) this.#limit = Math.min(this.#knee ?? this.maxJobs, this.#limit + 1);
+    if (report.isItemStart !== false) this.#setLimit(Math.min(this.#knee ?? this.maxJobs, this.#limit + 1));
   }
 
   /** An admitted item ended. */
@@ -215,7 +225,7 @@ export class AutoConcurrency {
       const previous = this.#lastWindow;
       if (this.#knee === undefined && previous !== undefined && current.meanRunning >= previous.meanRunning + 0.5 && current.perSecond < previous.perSecond * (1 + this.#options.minGain)) {
         this.#knee = Math.max(1, Math.round(previous.meanRunning));
-        this.#limit = Math.min(this.#limit, this.#knee);
+        this.#setLimit(Math.min(this.#limit, this.#knee));
       }
       this.#lastWindow = current;
     }

@@ -33,22 +33,18 @@ function ms(value) {
 }
 
 /**
- * Samples the CPU seconds of a run's containers (found by the run id of `<outDir>/run.json`) every
- * `intervalMs` from their cgroups, keeping each container's highest reading; `stop()` gives the sum.
+ * Samples the CPU seconds of a run's containers every `intervalMs` from their cgroups, keeping each
+ * container's highest reading; `stop()` gives the sum. The run's containers are those of its tasks
+ * (each attempt labels them with its own run id) that did not exist before the run started.
  */
-function sampleRunCpu(outDir, intervalMs = 500) {
+async function sampleRunCpu(taskIds, intervalMs = 500) {
+  const containersOfTasks = async () => (await Promise.all(taskIds.map((taskId) => listManagedContainers({ taskId }).catch(() => [])))).flat();
+  const before = new Set((await containersOfTasks()).map((container) => container.id));
   const seconds = new Map();
-  let runId;
   let isStopped = false;
   const sample = async () => {
-    if (runId === undefined) {
-      try {
-        runId = JSON.parse(readFileSync(path.join(outDir, 'run.json'), 'utf8')).run_id;
-      } catch {
-        return;
-      }
-    }
-    for (const container of await listManagedContainers({ runId }).catch(() => [])) {
+    for (const container of await containersOfTasks()) {
+      if (before.has(container.id)) continue;
       const used = await readContainerCpuSeconds(container.id);
       if (used !== undefined) seconds.set(container.id, Math.max(used, seconds.get(container.id) ?? 0));
     }
@@ -69,7 +65,7 @@ function sampleRunCpu(outDir, intervalMs = 500) {
 async function measuredRun({ name, tasks, runs, cache, scratch, sandboxPoolSize }) {
   const outDir = path.join(scratch, name);
   const loadBefore = loadavg()[0];
-  const stopSampling = sampleRunCpu(outDir);
+  const stopSampling = await sampleRunCpu([...new Set([...tasks.map((loaded) => loaded.task.id), 'sandbox-pool'])]);
   const started = performance.now();
   const result = await runAgentRun({ tasks, runs, variant: 'scripted', concurrency: 2, retries: 0, mirrors: [], cache, outDir, ...(sandboxPoolSize === undefined ? {} : { sandboxPoolSize }) });
   const wallMs = performance.now() - started;

@@ -4,11 +4,12 @@
 // issue's targets; this script reports, it does not gate on timings (they vary by machine).
 // A bench that throws fails the run.
 //
-//   pnpm bench [--quick] [--json FILE] [NAME...]
+//   pnpm bench [--quick] [--json FILE [--note TEXT]] [NAME...]
 //
 //   --quick      every bench once with tiny sizes: shows each still runs (`pnpm test` runs this), measures nothing
 //   --json FILE  also writes every figure, with its same-run baseline and target, to FILE (one JSON document;
 //                bench/baseline.json is one from a quiet machine, the "before" of a change's closing note)
+//   --note TEXT  said in the JSON document's `note` (e.g. "a busy machine: load 20 on 2 cores")
 //   NAME...      only the benches whose path contains one of the names
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,7 @@ export const BENCHES = [
 
 /** The command line: `{ isQuick, jsonFile, only }`; throws on an unknown flag or a --json without a file. */
 export function parseBenchArguments(argv) {
-  const options = { isQuick: false, jsonFile: undefined, only: [] };
+  const options = { isQuick: false, jsonFile: undefined, note: undefined, only: [] };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === '--quick') options.isQuick = true;
@@ -47,7 +48,12 @@ export function parseBenchArguments(argv) {
       if (file === undefined || file.startsWith('--')) throw new Error('--json: expected a file to write the figures to, e.g. --json bench/baseline.json');
       options.jsonFile = file;
       index += 1;
-    } else if (argument.startsWith('--')) throw new Error(`unknown option ${argument} (expected --quick, --json FILE or bench names)`);
+    } else if (argument === '--note') {
+      const note = argv[index + 1];
+      if (note === undefined) throw new Error('--note: expected a text, e.g. --note "load 20 on 2 cores"');
+      options.note = note;
+      index += 1;
+    } else if (argument.startsWith('--')) throw new Error(`unknown option ${argument} (expected --quick, --json FILE, --note TEXT or bench names)`);
     else options.only.push(argument);
   }
   return options;
@@ -74,7 +80,7 @@ function gitCommit() {
 function main(argv) {
   const options = parseBenchArguments(argv);
   const scratch = mkdtempSync(path.join(tmpdir(), 'agentbench-bench-'));
-  const document = { schema_version: 1, commit: gitCommit(), started_at: new Date().toISOString(), quick: options.isQuick, machine: { cores: availableParallelism(), load_average: loadavg() }, benches: [] };
+  const document = { schema_version: 1, commit: gitCommit(), started_at: new Date().toISOString(), quick: options.isQuick, ...(options.note === undefined ? {} : { note: options.note }), machine: { cores: availableParallelism(), load_average: loadavg() }, benches: [] };
   let failures = 0;
   try {
     for (const relative of BENCHES) {
@@ -107,6 +113,8 @@ function main(argv) {
     rmSync(scratch, { recursive: true, force: true });
   }
   if (options.jsonFile !== undefined) {
+    // The load at the end too: a busy machine's figures are read with it.
+    document.machine.load_average_at_end = loadavg();
     // Written whole or not at all: a temporary file beside it, renamed.
     const target = path.resolve(options.jsonFile);
     const temporary = `${target}.${process.pid}.tmp`;

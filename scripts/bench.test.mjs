@@ -23,14 +23,16 @@ after(() => {
 
 describe('parseBenchArguments', () => {
   it('reads --quick, --json FILE and bench names', () => {
-    assert.deepEqual(parseBenchArguments(['--quick', '--json', 'out.json', 'sandbox']), { isQuick: true, jsonFile: 'out.json', only: ['sandbox'] });
-    assert.deepEqual(parseBenchArguments([]), { isQuick: false, jsonFile: undefined, only: [] });
+    assert.deepEqual(parseBenchArguments(['--quick', '--json', 'out.json', 'sandbox']), { isQuick: true, jsonFile: 'out.json', note: undefined, only: ['sandbox'] });
+    assert.deepEqual(parseBenchArguments([]), { isQuick: false, jsonFile: undefined, note: undefined, only: [] });
+    assert.deepEqual(parseBenchArguments(['--json', 'b.json', '--note', 'load 20 on 2 cores']), { isQuick: false, jsonFile: 'b.json', note: 'load 20 on 2 cores', only: [] });
   });
 
   it('refuses --json without a file and an unknown flag, saying what it expected', () => {
     assert.throws(() => parseBenchArguments(['--json']), /^Error: --json: expected a file/);
     assert.throws(() => parseBenchArguments(['--json', '--quick']), /^Error: --json: expected a file/);
-    assert.throws(() => parseBenchArguments(['--fast']), /^Error: unknown option --fast \(expected --quick, --json FILE or bench names\)$/);
+    assert.throws(() => parseBenchArguments(['--fast']), /^Error: unknown option --fast \(expected --quick, --json FILE, --note TEXT or bench names\)$/);
+    assert.throws(() => parseBenchArguments(['--note']), /^Error: --note: expected a text/);
   });
 });
 

@@ -19,3 +19,6 @@ export { quoteShellWord, quoteShellWords, type QuoteShellWordOptions } from './q
 
 // Finding a plugin's or custom agent's module file the way Node's `import` would.
 export { resolveModulePath, resolvePackageEntry, isPathReference, type ModuleResolution } from './resolve-module-path.js';
+
+// The host's CPU now: counters for the idle share between two looks, and the run queue (warm pools, -j auto).
+export { hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuTimes } from './host-cpu.js';

@@ -10,9 +10,12 @@ function plenty(): number {
   return 64 * GIB;
 }
 
+/** A host whose CPU never looks saturated: no run queue known, counters that do not move. */
+const quietHost = { readRunQueue: () => undefined, readCpuTimes: () => ({ idle: 0, total: 0 }) };
+
 describe('AutoConcurrency', () => {
   it('starts at two and grows by one per successful create, never above maxJobs', async () => {
-    const auto = new AutoConcurrency({ maxJobs: 4, readFreeMemory: plenty });
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 4, readFreeMemory: plenty });
     await auto.admit(null, context);
     await auto.admit(null, context);
     expect(auto.holdReason()).toBe('limit');
@@ -25,7 +28,7 @@ describe('AutoConcurrency', () => {
   });
 
   it('grows once per item: later creates of the same item are latency samples only', async () => {
-    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 1, readFreeMemory: plenty, referenceCreates: 2, recentCreates: 2 });
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 8, initialJobs: 1, readFreeMemory: plenty, referenceCreates: 2, recentCreates: 2 });
     await auto.admit(null, context);
     auto.createFinished(100, true); // the item's own sandbox
     auto.createFinished(100, true, { isItemStart: false }); // its verdict sandbox
@@ -40,7 +43,7 @@ describe('AutoConcurrency', () => {
 
   it('holds while free memory is under 1 GiB plus 512 MiB per running item', async () => {
     let free = 1.4 * GIB;
-    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 8, readFreeMemory: () => free });
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 8, initialJobs: 8, readFreeMemory: () => free });
     await auto.admit(null, context); // nothing runs: never held
     expect(auto.holdReason()).toBe('memory');
     free = 1.6 * GIB;
@@ -48,7 +51,7 @@ describe('AutoConcurrency', () => {
   });
 
   it('holds while the latest creates take more than twice the first ones', async () => {
-    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 8, readFreeMemory: plenty, referenceCreates: 2, recentCreates: 2 });
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 8, initialJobs: 8, readFreeMemory: plenty, referenceCreates: 2, recentCreates: 2 });
     await auto.admit(null, context);
     auto.createFinished(100, true);
     auto.createFinished(120, true);
@@ -62,7 +65,7 @@ describe('AutoConcurrency', () => {
   });
 
   it('holds while infrastructure failures rise, and lets starts go once they stop rising', async () => {
-    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 8, readFreeMemory: plenty, failureWindow: 2 });
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 8, initialJobs: 8, readFreeMemory: plenty, failureWindow: 2 });
     for (let index = 0; index < 4; index += 1) await auto.admit(null, context);
     auto.itemFinished(false);
     auto.itemFinished(false);
@@ -82,6 +85,7 @@ describe('AutoConcurrency', () => {
     let free = 0;
     let sleeps = 0;
     const auto = new AutoConcurrency({
+      ...quietHost,
       maxJobs: 4,
       readFreeMemory: () => free,
       sleep: async () => {
@@ -96,7 +100,7 @@ describe('AutoConcurrency', () => {
   });
 
   it('is the admit hook of runScheduled: never more in flight than its limit', async () => {
-    const auto = new AutoConcurrency({ maxJobs: 3, initialJobs: 1, readFreeMemory: plenty, sleep: () => new Promise((resolve) => setImmediate(resolve)) });
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 3, initialJobs: 1, readFreeMemory: plenty, sleep: () => new Promise((resolve) => setImmediate(resolve)) });
     let inFlight = 0;
     let peak = 0;
     await runScheduled(Array.from({ length: 12 }, (_, index) => index), { concurrency: 10, admit: auto.admit }, async () => {
@@ -111,6 +115,56 @@ describe('AutoConcurrency', () => {
   });
 
   it('rejects a maxJobs of 0 by its name', () => {
-    expect(() => new AutoConcurrency({ maxJobs: 0 })).toThrow('maxJobs: expected a whole number ≥ 1, found 0');
+    expect(() => new AutoConcurrency({ ...quietHost, maxJobs: 0 })).toThrow('maxJobs: expected a whole number ≥ 1, found 0');
+  });
+
+  it('holds starts while tasks wait for a CPU or too little was idle since the previous look', async () => {
+    let runQueue = 4;
+    let cpu = { idle: 0, total: 0 };
+    const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 4, cores: 2, readFreeMemory: plenty, readRunQueue: () => runQueue, readCpuTimes: () => cpu });
+    await auto.admit(null, context);
+    expect(auto.holdReason()).toBe('cpu');
+    runQueue = 3; // the reader and two others: two cores busy, nobody waits
+    expect(auto.holdReason()).toBeUndefined();
+    cpu = { idle: 10, total: 200 }; // 0.1 of 2 cores idle since the previous look
+    expect(auto.holdReason()).toBe('cpu');
+    cpu = { idle: 110, total: 400 }; // a whole core idle
+    expect(auto.holdReason()).toBeUndefined();
+  });
+
+  it('stops growing at the knee: a window at higher concurrency that finishes no faster sets the limit back', async () => {
+    let clock = 0;
+    const limits: number[] = [];
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 16, initialJobs: 2, throughputWindow: 2, readFreeMemory: plenty, now: () => clock, onLimitChange: (limit) => limits.push(limit) });
+    const admit = async (count: number): Promise<void> => {
+      for (let index = 0; index < count; index += 1) {
+        await auto.admit(null, context);
+        auto.createFinished(100, true);
+      }
+    };
+    // Window 1: two in flight, two finish in 10 s (0.2 per second).
+    await admit(2);
+    clock += 10_000;
+    auto.itemFinished(false);
+    auto.itemFinished(false);
+    expect(auto.knee).toBeUndefined();
+    // Window 2: four in flight, two finish in 5 s (0.4 per second): the higher concurrency paid.
+    await admit(4);
+    clock += 5_000;
+    auto.itemFinished(false);
+    auto.itemFinished(false);
+    expect(auto.knee).toBeUndefined();
+    expect(auto.limit).toBeGreaterThanOrEqual(6);
+    // Window 3: six in flight, two finish in 5 s (no faster): the knee is four.
+    await admit(4);
+    clock += 5_000;
+    auto.itemFinished(false);
+    auto.itemFinished(false);
+    expect(auto.knee).toBe(4);
+    expect(auto.limit).toBe(4);
+    // Each change told once, the knee last: what a warm pool's size follows.
+    expect(limits).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4]);
+    auto.createFinished(100, true);
+    expect(auto.limit).toBe(4);
   });
 });

@@ -6,3 +6,4 @@ export type { SchedulerEvent, StopCause } from './scheduler-event.js';
 export type { ScheduledOutcome } from './scheduled-outcome.js';
 export { AutoConcurrency, type AutoConcurrencyOptions, type HoldReason } from './auto-concurrency.js';
 export { abortableDelay } from './abortable-delay.js';
+export { runEfficiency } from './run-efficiency.js';

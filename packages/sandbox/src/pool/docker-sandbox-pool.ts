@@ -5,6 +5,7 @@ import { describeEngine } from '../docker/docker-errors.js';
 import { DockerSandbox, type DockerSandboxOptions } from '../docker/docker-sandbox.js';
 import type { NetworkHolderPool } from '../docker/network-holder-pool.js';
 import type { SandboxSpec } from '../contract/sandbox.js';
+import { HostIdleCapacity } from './idle-capacity.js';
 import { MountSlot } from './mount-slot.js';
 import { poolKeyOf, type PoolKey } from './pool-key.js';
 import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';
@@ -34,9 +35,12 @@ export interface WarmDockerSandbox {
 /** Docker sandboxes kept warm; see SandboxPool. `take` gives a DockerSandbox. */
 export type DockerSandboxPool = SandboxPool<WarmDockerSandbox, DockerSandbox>;
 
-/** A pool of started Docker sandboxes (executor ready) handed out in tens of milliseconds. */
+/**
+ * A pool of started Docker sandboxes (executor ready) handed out in tens of milliseconds. It warms
+ * in the background only while the host has idle CPU (`HostIdleCapacity` unless `idleCapacity` says otherwise).
+ */
 export function createDockerSandboxPool(options: DockerSandboxPoolOptions = {}): DockerSandboxPool {
-  return new SandboxPool(new DockerWarmSource(options), options);
+  return new SandboxPool(new DockerWarmSource(options), { ...options, idleCapacity: options.idleCapacity ?? new HostIdleCapacity() });
 }
 
 /** Starts, hands out and removes warm Docker sandboxes for a SandboxPool. */

@@ -1,3 +1,4 @@
+export { HostIdleCapacity, ALWAYS_IDLE, type IdleCapacity, type HostIdleCapacityOptions } from './idle-capacity.js';
 export { SandboxPool, DEFAULT_POOL_SIZE, type SandboxPoolOptions, type SandboxPoolStats } from './sandbox-pool.js';
 export { poolKeyOf, HAND_OUT_FIELDS, type PoolKey } from './pool-key.js';
 export type { WarmSandboxSource, PoolKeyDecision } from './warm-sandbox-source.js';

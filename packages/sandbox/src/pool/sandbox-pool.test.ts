@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../contract/sandbox-error.js';
 import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
+import type { IdleCapacity } from './idle-capacity.js';
 import { poolKeyOf, type PoolKey } from './pool-key.js';
 import { SandboxPool } from './sandbox-pool.js';
 import type { PoolKeyDecision, WarmSandboxSource } from './warm-sandbox-source.js';
@@ -218,5 +219,66 @@ describe('SandboxPool', () => {
     await pool.dispose();
     expect(() => new SandboxPool(source, { size: -1 })).toThrow('SandboxPoolOptions.size: expected a whole number ≥ 0, found -1');
     expect(() => new SandboxPool(source, { maxMemoryBytes: Number.NaN })).toThrow(/maxMemoryBytes: expected a number of bytes ≥ 0/);
+  });
+
+  describe('warming only with idle capacity', () => {
+    /** A host whose business the test sets. */
+    class SwitchableHost implements IdleCapacity {
+      busy: string | undefined = 'run queue 3 on 2 cores';
+      looks = 0;
+      whyBusy(): string | undefined {
+        this.looks += 1;
+        return this.busy;
+      }
+    }
+
+    async function until(condition: () => boolean): Promise<void> {
+      while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+
+    it('holds background starts while the host is busy, says why, and warms once it is idle', async () => {
+      const source = new FakeSource();
+      const host = new SwitchableHost();
+      const notes: string[] = [];
+      const pool = new SandboxPool(source, { size: 2, idleCapacity: host, recheckMs: 1, onDebug: (note) => notes.push(note) });
+      expect((await pool.take({ image })).isCold).toBe(true);
+      await until(() => host.looks >= 3);
+      expect(source.started).toHaveLength(0);
+      expect(pool.stats().heldStarts).toBeGreaterThanOrEqual(3);
+      expect(notes).toContain(`sandbox pool ${pool.id}: not warming now: run queue 3 on 2 cores`);
+      host.busy = undefined;
+      await until(() => source.started.length === 2);
+      await settled();
+      expect(await pool.readyCount({ image })).toBe(2);
+      expect((await pool.take({ image })).isCold).toBe(false);
+      await pool.dispose();
+    });
+
+    it('warms on an explicit warm() even on a busy host', async () => {
+      const source = new FakeSource();
+      const pool = new SandboxPool(source, { size: 2, idleCapacity: new SwitchableHost(), recheckMs: 1 });
+      await pool.warm({ image });
+      expect(await pool.readyCount({ image })).toBe(2);
+      await pool.dispose();
+    });
+
+    it('follows setSize: a smaller size removes the surplus, a larger one refills the keys seen', async () => {
+      const source = new FakeSource();
+      const pool = new SandboxPool(source, { size: 3 });
+      await pool.warm({ image });
+      expect(source.started).toHaveLength(3);
+      pool.setSize(1);
+      expect(pool.maxSize).toBe(1);
+      expect(await pool.readyCount()).toBe(1);
+      await settled();
+      expect(source.started.filter((warm) => warm.isDisposed)).toHaveLength(2);
+      pool.setSize(2);
+      await settled();
+      expect(source.started).toHaveLength(4);
+      expect(await pool.readyCount({ image })).toBe(2);
+      expect(() => pool.setSize(1.5)).toThrow('SandboxPool.setSize: expected a whole number ≥ 0, found 1.5');
+      await pool.dispose();
+      expect(source.started.every((warm) => warm.isDisposed)).toBe(true);
+    });
   });
 });

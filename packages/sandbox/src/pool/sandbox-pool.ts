@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { SandboxError } from '../contract/sandbox-error.js';
 import { POOL_SANDBOX_ROLE } from '../core/engine/labels.js';
 import type { Sandbox, SandboxSpec } from '../contract/sandbox.js';
+import { ALWAYS_IDLE, type IdleCapacity } from './idle-capacity.js';
 import type { PoolKey } from './pool-key.js';
 import type { WarmSandboxSource } from './warm-sandbox-source.js';
 
@@ -19,6 +20,14 @@ export interface SandboxPoolOptions {
   onDebug?: (message: string) => void;
   /** The pool's id, on its sandboxes' `dev.agentbench.pool` label. Default: a new ULID. */
   id?: string;
+  /**
+   * Asked before each background warm start: while it says the host is busy, the refill waits and
+   * looks again every `recheckMs` (an explicit `warm()` does not ask). Default: always idle (the
+   * Docker pool's default is `HostIdleCapacity`, the host's run queue and idle CPU).
+   */
+  idleCapacity?: IdleCapacity;
+  /** How often a refill held back by a busy host looks again, in ms. Default 250. */
+  recheckMs?: number;
 }
 
 /** Takes kept for `stats().recentTakeMs`: enough for a suite's median, bounded for a long-lived embedder. */
@@ -32,7 +41,12 @@ export interface SandboxPoolStats {
   coldTakes: number;
   /** Request → sandbox ready, in ms, of the last 1000 takes that succeeded (warm and cold), oldest first. */
   recentTakeMs: number[];
+  /** Background warm starts held back because the host was busy (counted once per look that held). */
+  heldStarts: number;
 }
+
+/** Warm starts whose median is the reference start latency. */
+const REFERENCE_STARTS = 3;
 
 /**
  * Started sandboxes kept warm (executor ready, empty workspace), handed out by `take` with the
@@ -45,7 +59,17 @@ export interface SandboxPoolStats {
 export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncDisposable {
   readonly id: string;
   private readonly source: WarmSandboxSource<Warm, Made>;
-  private readonly size: number;
+  private size: number;
+  private readonly idleCapacity: IdleCapacity;
+  private readonly recheckMs: number;
+  /** Keys seen, so a refill held back (or a larger size) can refill them later. */
+  private readonly keys = new Map<string, PoolKey>();
+  private recheckTimer: NodeJS.Timeout | undefined;
+  /** Warm-start latencies: the first ones (the reference) and the latest. */
+  private readonly referenceStartMs: number[] = [];
+  private latestStart: { ms: number; endedAt: number } | undefined;
+  /** Removals of surplus warm sandboxes after a `setSize` that shrank the pool. */
+  private readonly trimming = new Set<Promise<void>>();
   private readonly maxMemoryBytes: number;
   private readonly labels: Record<string, string>;
   private readonly onDebug: ((message: string) => void) | undefined;
@@ -54,16 +78,15 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   private readonly starting = new Map<string, Set<Promise<void>>>();
   private readonly memoryOfKey = new Map<string, number>();
   private readonly refillFailures = new Map<string, SandboxError>();
-  private readonly counts = { warmTakes: 0, coldTakes: 0 };
+  private readonly counts = { warmTakes: 0, coldTakes: 0, heldStarts: 0 };
   private readonly recentTakeMs: number[] = [];
   private isDisposed = false;
 
   constructor(source: WarmSandboxSource<Warm, Made>, options: SandboxPoolOptions = {}) {
     this.source = source;
-    this.size = options.size ?? DEFAULT_POOL_SIZE;
-    if (!Number.isInteger(this.size) || this.size < 0) {
-      throw new SandboxError('invalid_spec', `SandboxPoolOptions.size: expected a whole number ≥ 0, found ${String(options.size)}`);
-    }
+    this.size = checkedSize(options.size ?? DEFAULT_POOL_SIZE, 'SandboxPoolOptions.size');
+    this.idleCapacity = options.idleCapacity ?? ALWAYS_IDLE;
+    this.recheckMs = options.recheckMs ?? 250;
     this.maxMemoryBytes = options.maxMemoryBytes ?? Number.POSITIVE_INFINITY;
     if (typeof this.maxMemoryBytes !== 'number' || Number.isNaN(this.maxMemoryBytes) || this.maxMemoryBytes < 0) {
       throw new SandboxError('invalid_spec', `SandboxPoolOptions.maxMemoryBytes: expected a number of bytes ≥ 0, found ${String(options.maxMemoryBytes)}`);
@@ -78,6 +101,35 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
     if (spec === undefined) return [...this.ready.values()].reduce((total, list) => total + list.length, 0);
     const decision = await this.source.keyOf(spec);
     return decision.isPoolable ? (this.ready.get(decision.key.id)?.length ?? 0) : 0;
+  }
+
+  /** Warm sandboxes kept at most now (see `setSize`). */
+  get maxSize(): number {
+    return this.size;
+  }
+
+  /**
+   * Follows the scheduler's concurrency: a run at -j N wants about two warm sandboxes per attempt in
+   * flight (its own and its verdict's), so a caller whose concurrency changes (-j auto) or whose
+   * attempts run out says so here. A larger size refills the keys seen so far (when the host is
+   * idle); a smaller one removes the surplus warm sandboxes (oldest first), freeing their memory.
+   */
+  setSize(size: number): void {
+    this.size = checkedSize(size, 'SandboxPool.setSize');
+    if (this.isDisposed) return;
+    let surplus = this.totalCount() - this.size;
+    for (const [keyId, list] of this.ready) {
+      while (surplus > 0 && list.length > 0) {
+        const warm = list.shift() as Warm;
+        surplus -= 1;
+        const removal: Promise<void> = this.source
+          .disposeWarm(warm)
+          .catch((error: unknown) => this.onDebug?.(`sandbox pool ${this.id}: could not remove a surplus warm sandbox of ${keyId}: ${String(error)}`))
+          .finally(() => this.trimming.delete(removal));
+        this.trimming.add(removal);
+      }
+    }
+    for (const key of this.keys.values()) this.refill(key);
   }
 
   /** How many takes were warm and cold, and how long they took. */
@@ -100,7 +152,7 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
     this.assertOpen();
     const decision = await this.source.keyOf(spec);
     if (!decision.isPoolable) throw new SandboxError('invalid_spec', `sandbox pool ${this.id}: this spec cannot be served warm: ${decision.reason}`);
-    this.refill(decision.key);
+    this.refill(decision.key, { isForced: true });
     await Promise.allSettled([...(this.starting.get(decision.key.id) ?? [])]);
     this.throwRefillFailure(decision.key.id);
   }
@@ -142,7 +194,8 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   /** Stops refilling and removes every warm sandbox (those under way when they arrive). Sandboxes already taken are their takers'. */
   async dispose(): Promise<void> {
     this.isDisposed = true;
-    await Promise.allSettled([...this.starting.values()].flatMap((starts) => [...starts]));
+    clearTimeout(this.recheckTimer);
+    await Promise.allSettled([...this.starting.values()].flatMap((starts) => [...starts]).concat([...this.trimming]));
     const warm = [...this.ready.values()].flat();
     this.ready.clear();
     const failure = (await Promise.allSettled(warm.map((sandbox) => this.source.disposeWarm(sandbox)))).find((outcome) => outcome.status === 'rejected');
@@ -160,8 +213,14 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
     return sandbox;
   }
 
-  private refill(key: PoolKey): void {
-    if (this.isDisposed || this.refillFailures.has(key.id) || this.size === 0) return;
+  /**
+   * Starts warm sandboxes for `key` up to the size, while the host has idle capacity (unless
+   * `isForced`, an explicit `warm()`); held back, it looks again after `recheckMs`.
+   */
+  private refill(key: PoolKey, { isForced = false }: { isForced?: boolean } = {}): void {
+    if (this.isDisposed || this.refillFailures.has(key.id)) return;
+    this.keys.set(key.id, key);
+    if (this.size === 0) return;
     const memory = this.source.memoryBytes(key);
     this.memoryOfKey.set(key.id, memory);
     const starts = this.starting.get(key.id) ?? new Set<Promise<void>>();
@@ -171,10 +230,19 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
         this.onDebug?.(`sandbox pool ${this.id}: not starting another warm sandbox: ${this.heldMemoryBytes + memory} bytes would pass maxMemoryBytes ${this.maxMemoryBytes}`);
         return;
       }
+      const busy = isForced ? undefined : this.whyBusy();
+      if (busy !== undefined) {
+        this.counts.heldStarts += 1;
+        this.onDebug?.(`sandbox pool ${this.id}: not warming now: ${busy}`);
+        this.recheckLater();
+        return;
+      }
+      const startedAt = performance.now();
       const start: Promise<void> = this.source
         .startWarm(key, this.labels)
         .then(
           async (warm) => {
+            this.recordStart(performance.now() - startedAt);
             // Disposed meanwhile: nobody will take it.
             if (this.isDisposed) return this.source.disposeWarm(warm);
             this.ready.set(key.id, [...(this.ready.get(key.id) ?? []), warm]);
@@ -186,7 +254,43 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
         .catch(() => undefined)
         .finally(() => starts.delete(start));
       starts.add(start);
+      // One background start per look: the next waits for the host to say again that it is idle.
+      if (!isForced && this.idleCapacity !== ALWAYS_IDLE) {
+        this.recheckLater();
+        return;
+      }
     }
+  }
+
+  /**
+   * Why a background start waits: the host is busy (see IdleCapacity), or the latest warm start took
+   * more than twice the reference (the median of the first ones): the engine or the disk is the
+   * bottleneck, so warming waits as long as that start took before trying again.
+   */
+  private whyBusy(): string | undefined {
+    const latest = this.latestStart;
+    if (latest !== undefined && this.referenceStartMs.length >= REFERENCE_STARTS) {
+      const reference = median(this.referenceStartMs);
+      if (latest.ms > 2 * reference && performance.now() - latest.endedAt < latest.ms) {
+        return `the latest warm start took ${Math.round(latest.ms)} ms, more than twice the first ones' ${Math.round(reference)} ms`;
+      }
+    }
+    return this.idleCapacity.whyBusy();
+  }
+
+  private recordStart(ms: number): void {
+    if (this.referenceStartMs.length < REFERENCE_STARTS) this.referenceStartMs.push(ms);
+    this.latestStart = { ms, endedAt: performance.now() };
+  }
+
+  /** One timer at a time; it does not keep the process alive. */
+  private recheckLater(): void {
+    if (this.recheckTimer !== undefined || this.isDisposed) return;
+    this.recheckTimer = setTimeout(() => {
+      this.recheckTimer = undefined;
+      for (const key of this.keys.values()) this.refill(key);
+    }, this.recheckMs);
+    this.recheckTimer.unref();
   }
 
   /** Throws (once) the failure of the last refill of `keyId`; the next take refills again. */
@@ -224,6 +328,17 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   private assertOpen(): void {
     if (this.isDisposed) throw new SandboxError('sandbox_disposed', `sandbox pool ${this.id} was disposed`, { subject: this.id });
   }
+}
+
+function checkedSize(size: number, field: string): number {
+  if (!Number.isInteger(size) || size < 0) throw new SandboxError('invalid_spec', `${field}: expected a whole number ≥ 0, found ${String(size)}`);
+  return size;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function describeKey(key: PoolKey): string {

@@ -36,6 +36,13 @@ export const RunRecordSchema = v.object({
   plan: v.optional(RunPlanSchema),
   /** Why the run stopped before its end (an artifact that could not be written, ...). */
   failure: v.optional(v.string()),
+  /**
+   * Issue 26's efficiency figure: (CPU seconds the sandboxes used, from their cgroups ÷ cores) ÷ wall
+   * time (runEfficiency of @agentbench/scheduler). Absent when the CPU time could not be read.
+   */
+  efficiency: v.optional(
+    v.object({ cpu_seconds: v.pipe(v.number(), v.minValue(0)), cores: v.pipe(v.number(), v.minValue(1)), wall_seconds: v.pipe(v.number(), v.minValue(0)), value: v.pipe(v.number(), v.minValue(0)) }),
+  ),
   /** A one-task run (`ab run-task`, `ab run-agent`): what ran and how it ended; its fields depend on the kind. */
   details: v.optional(v.record(v.string(), v.unknown())),
 });

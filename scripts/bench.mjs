@@ -32,6 +32,7 @@ export const BENCHES = [
   'packages/harness/bench/run-scale.bench.mjs',
   'packages/harness/bench/suite-pool.bench.mjs',
   'packages/harness/bench/test-report.bench.mjs',
+  'packages/harness/bench/verdict-setup.bench.mjs',
   'packages/scenario-runner/bench/scenario.bench.mjs',
   'packages/report/bench/report-scale.bench.mjs',
   'apps/cli/bench/bad-inputs.bench.mjs',

@@ -142,9 +142,14 @@ describe.skipIf(skipReason !== undefined)('warm sandboxes for suites and ab run,
     const warm = await runAgentRun({ ...common, runs: 2, outDir: path.join(scratch, 'run-pool') });
     const cold = await runAgentRun({ ...common, runs: 1, sandboxPoolSize: 0, outDir: path.join(scratch, 'run-cold') });
     for (const run of [warm, cold]) {
-      const runJson = JSON.parse(await readFile(path.join(run.outDir, 'run.json'), 'utf8')) as { run_id: string };
+      const runJson = JSON.parse(await readFile(path.join(run.outDir, 'run.json'), 'utf8')) as { run_id: string; efficiency?: { cpu_seconds: number; cores: number; wall_seconds: number; value: number } };
       runIds.push(runJson.run_id);
       expect(existsSync(path.join(run.outDir, SANDBOX_POOL_FOLDER))).toBe(false);
+      // The efficiency figure, from the containers' cgroups: the tests' python ran, so some CPU was used.
+      const efficiency = runJson.efficiency;
+      expect(efficiency?.cpu_seconds ?? 0).toBeGreaterThan(0);
+      expect(efficiency?.value ?? 0).toBeGreaterThan(0);
+      expect(efficiency?.value).toBeCloseTo((efficiency?.cpu_seconds ?? 0) / (efficiency?.cores ?? 1) / (efficiency?.wall_seconds ?? 1), 3);
     }
 
     const verdicts = async (outDir: string) => {

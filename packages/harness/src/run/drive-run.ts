@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { runScheduled, type ScheduleOptions, type ScheduledOutcome } from '@agentbench/scheduler';
+import { removedContainersCpuSeconds } from '@agentbench/sandbox';
+import { runEfficiency, runScheduled, type ScheduleOptions, type ScheduledOutcome } from '@agentbench/scheduler';
 import type { AttemptRecord, RunCounts, RunRecord } from '@agentbench/schemas';
 import { appendAttemptRecord, appendAttemptRecordFreeingWorkspace, dropTornLine, readAttemptRecords } from '../artifacts/attempts-file.js';
 import { createArtifactFolder, createUniqueDirectory, RUN_DIRECTORY_MODE } from '../artifacts/run-directory.js';
@@ -100,6 +102,9 @@ async function openRunFolder(folder: RunFolder): Promise<string> {
 export async function driveRun<Item>(plan: RunDriverPlan<Item>): Promise<DrivenRun<Item>> {
   const runDir = await openRunFolder(plan.folder);
   const runId = plan.runRecord.run_id;
+  // The efficiency figure's inputs: the CPU of the sandboxes removed from here on, over the run's wall time.
+  const cpuAtStart = removedContainersCpuSeconds();
+  const startedAt = performance.now();
   const lock = await acquireRunLock(runDir);
   let pool: RunSandboxPool | undefined;
   try {
@@ -133,12 +138,16 @@ export async function driveRun<Item>(plan: RunDriverPlan<Item>): Promise<DrivenR
     await appending;
     const end = plan.end(scheduled.outcomes);
     const failure = end.failure;
+    // Docker sandboxes only (bwrap and local runs have no container cgroup to read): no figure is better than a 0.
+    const cpuSeconds = removedContainersCpuSeconds() - cpuAtStart;
+    const efficiency = cpuSeconds > 0 ? runEfficiency(cpuSeconds, availableParallelism(), (performance.now() - startedAt) / 1000) : undefined;
     const finished: DrivenRun<Item>['runRecord'] = {
       ...plan.runRecord,
       ...end.fields,
       finished_at: new Date().toISOString(),
       status: end.status,
       counts: end.counts,
+      ...(efficiency === undefined ? {} : { efficiency }),
       ...(failure === undefined ? {} : { failure: failure instanceof Error ? failure.message : String(failure) }),
     };
     await writeFinishedRunJson(runDir, finished, failure, attemptsFile);

@@ -14,6 +14,8 @@ export interface ContainerCpuOptions {
   docker?: Dockerode;
   /** Where the cgroup hierarchy is mounted. Default /sys/fs/cgroup. */
   cgroupRoot?: string;
+  /** Ask the engine when no cgroup file is readable. Default true; false for a caller that must not wait on the engine. */
+  isEngineAsked?: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function readContainerCpuSeconds(containerId: string, options: Cont
     const seconds = version === 2 ? cpuSecondsOfCpuStat(text) : Number(text.trim()) / 1e9;
     if (seconds !== undefined && Number.isFinite(seconds)) return seconds;
   }
+  if (options.isEngineAsked === false) return undefined;
   try {
     const stats = (await (options.docker ?? defaultEngine()).getContainer(containerId).stats({ stream: false, 'one-shot': true } as { stream: false })) as { cpu_stats?: { cpu_usage?: { total_usage?: number } } };
     const nanoseconds = stats.cpu_stats?.cpu_usage?.total_usage;

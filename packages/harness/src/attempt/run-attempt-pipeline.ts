@@ -9,6 +9,7 @@ import { validateBaselineFirst, type BaselineValidation } from './stages/baselin
 import { runBaselineTests, type BaselineTestOptions } from './stages/baseline-tests.js';
 import { cloneWhileSandboxStarts } from './stages/clone.js';
 import { runFinalTest } from './stages/final-test.js';
+import { runInstalledAgentTurn, startInstalledAgentGateway, type InstalledAgentStageOptions } from './stages/installed-agent.js';
 import { checkPostSetup } from './stages/post-setup-check.js';
 import { runSetup } from './stages/setup.js';
 
@@ -23,7 +24,8 @@ export type AttemptPlan =
       scanning?: ScanningOptions;
       /** Validates the baseline first (`validateBaseline`); absent: skipped. */
       validateBaseline?: BaselineValidation;
-    };
+    }
+  | { kind: 'installed-agent'; agent: InstalledAgentStageOptions; scanning?: ScanningOptions; validateBaseline?: BaselineValidation };
 
 /**
  * The one attempt pipeline of AgentBench, used by run-task, baseline validation, run-agent,
@@ -61,7 +63,7 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
   context.throwIfAborted();
 
   let verdict: FinalVerdict | undefined;
-  if (plan.kind === 'agent') {
+  if (plan.kind === 'agent' || plan.kind === 'installed-agent') {
     if (plan.validateBaseline !== undefined) await validateBaselineFirst(context, plan.validateBaseline);
     // The fresh sandbox that judges the agent's diff is cloned and set up from now on, beside the
     // agent's own setup and loop, so the final stage rarely waits for it.
@@ -77,6 +79,8 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
     verdict = started;
   }
 
+  // After the verdict's spec is taken: only the agent's sandbox gets the gateway and the agent mounted.
+  const gateway = plan.kind === 'installed-agent' ? await startInstalledAgentGateway(context, plan.agent) : undefined;
   const { prepared, sandbox, repoPath } = await cloneWhileSandboxStarts(context);
   await runSetup(context, sandbox, repoPath);
   const postSetup = await checkPostSetup(context, prepared, { enforceClean: plan.kind === 'baseline' });
@@ -87,6 +91,9 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
       return runFinalTest(context, sandbox);
     case 'agent':
       await runAgent(context, sandbox, repoPath, plan.agent);
+      return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
+    case 'installed-agent':
+      await runInstalledAgentTurn(context, sandbox, gateway, plan.agent);
       return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
   }
 }

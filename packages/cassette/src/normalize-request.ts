@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * What changes between two runs of the same attempt without changing what the model is asked:
  * the agent's observation says how many seconds are left, test runners print their durations,
- * log paths carry the run's ULID. Each is masked before hashing, so a replay's request finds its
+ * log paths carry the run's ULID, CLI agents send their session's UUIDs. Each is masked before hashing, so a replay's request finds its
  * recording. Everything else in the body counts: any field may change the answer.
  */
 const ULID_PATTERN = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
@@ -11,6 +11,11 @@ const ULID_PATTERN = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
 const VOLATILE_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b/g, '<timestamp>'],
   [ULID_PATTERN, '<ulid>'],
+  // CLI agents name their session, turn and installation by UUIDs in every request (Codex's
+  // prompt_cache_key, client_metadata, message ids `msg_<uuid>`) and their per-run HOME
+  // (`mktemp -d /tmp/NAME.XXXXXX`): new ones each run, the model asked the same.
+  [/(?<![0-9A-Fa-f])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Fa-f])/g, '<uuid>'],
+  [/(\/tmp\/[A-Za-z0-9_-]+)\.[A-Za-z0-9]{6}\b/g, '$1.<temp>'],
   [/\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds)\b/g, '<duration>'],
 ];
 
@@ -31,7 +36,7 @@ export function maskVolatileText(text: string): string {
   // texts without either (most of a prompt) skip the regular expressions, the gateway's largest
   // cost on a long request. The result is the same either way.
   const hasDigit = /\d/.test(text);
-  if (!hasDigit && !hasUlidRun(text)) return text;
+  if (!hasDigit && !hasUlidRun(text) && !text.includes('/tmp/')) return text;
   let masked = text;
   for (const [pattern, replacement] of VOLATILE_PATTERNS) {
     if (pattern === ULID_PATTERN && !hasUlidRun(masked)) continue;

@@ -57,11 +57,9 @@ export async function prepareInstalledAgent(
     ...(choice.cacheFolder === undefined ? {} : { cacheFolder: choice.cacheFolder }),
   });
   const { task } = attempt.loaded;
-  const instruction = await buildInstruction({
-    task,
-    taskFolder: path.dirname(attempt.loaded.file),
-    ...(choice.instructionTemplate === undefined ? {} : { templateFile: choice.instructionTemplate }),
-  });
+  const source = { taskFolder: path.dirname(attempt.loaded.file), ...(choice.instructionTemplate === undefined ? {} : { templateFile: choice.instructionTemplate }) };
+  // Built now for its version and to refuse a bad template before anything runs; the stage builds it again with the repository's path in the sandbox.
+  const instruction = await buildInstruction({ task, ...source });
   const variant = installation.version === undefined ? definition.name : `${definition.name}@${installation.version}`;
   return {
     stage: {
@@ -69,7 +67,7 @@ export async function prepareInstalledAgent(
       installation,
       variant,
       model,
-      instruction: instruction.text,
+      instruction: source,
       limits: attempt.limits,
       gateway: { ...attempt.gateway, mode: attempt.mode, upstream },
       ...(choice.command === undefined ? {} : { command: choice.command }),

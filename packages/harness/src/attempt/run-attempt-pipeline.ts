@@ -93,7 +93,7 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
       await runAgent(context, sandbox, repoPath, plan.agent);
       return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
     case 'installed-agent':
-      await runInstalledAgentTurn(context, sandbox, gateway, plan.agent);
+      await runInstalledAgentTurn(context, sandbox, repoPath, gateway, plan.agent);
       return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
   }
 }

@@ -1,6 +1,7 @@
+import path from 'node:path';
 import type { AgentLoopLimits, AgentLoopResult } from '@agentbench/agent-loop';
 import { startAttemptGateway, type AttemptGateway, type AttemptGatewayOptions, type AttemptGatewayOutcome } from '@agentbench/cassette';
-import { runInstalledAgent, type AgentDefinition, type AgentInstallation, type InstalledAgentRun } from '@agentbench/installed-agents';
+import { buildInstruction, runInstalledAgent, type AgentDefinition, type AgentInstallation, type InstalledAgentRun } from '@agentbench/installed-agents';
 import type { Sandbox } from '@agentbench/sandbox';
 import type { StopReason } from '@agentbench/schemas';
 import { failureReasonForStopReason } from '@agentbench/scoring';
@@ -14,8 +15,8 @@ export interface InstalledAgentStageOptions {
   /** `NAME@VERSION`: recorded as the attempt's variant. */
   variant: string;
   model: string;
-  /** The instruction's text (`buildInstruction`); its version is recorded as `model.prompt_version`. */
-  instruction: string;
+  /** Where the instruction comes from (`buildInstruction`): the task's folder and a template of the user's; its version is recorded as `model.prompt_version`. */
+  instruction: { taskFolder: string; templateFile?: string };
   /** `max_steps` is the gateway's requests budget (an installed agent's step is a model request); `maxTimeSec` the agent's time limit. */
   limits: AgentLoopLimits;
   /** The attempt's gateway: its cassette, record or replay, upstream. The budget comes from `limits`. */
@@ -56,15 +57,20 @@ export async function startInstalledAgentGateway(context: AttemptContext, option
  * the diff, as for our own loop); an upstream that failed on the last model request is an
  * infrastructure failure (`LLM_ERROR` with the gateway's evidence), which `ab run` retries.
  */
-export async function runInstalledAgentTurn(context: AttemptContext, sandbox: Sandbox, gateway: AttemptGateway | undefined, options: InstalledAgentStageOptions): Promise<void> {
+export async function runInstalledAgentTurn(context: AttemptContext, sandbox: Sandbox, repoPath: string, gateway: AttemptGateway | undefined, options: InstalledAgentStageOptions): Promise<void> {
   if (gateway === undefined) throw new HarnessError('the installed agent runs without its gateway: startInstalledAgentGateway was not called first');
   context.enterStage('agent_run');
+  // The repository is a folder of the workdir: the agent starts there, and is told so.
+  const repository = path.posix.join(sandbox.workdir, repoPath);
+  const { task } = context;
+  const instruction = await buildInstruction({ task: { ...task, environment: { ...task.environment, workdir: repository } }, ...options.instruction });
   const forwarder = await gateway.startForwarder(sandbox);
   const run = await runInstalledAgent({
     sandbox,
     definition: options.definition,
     installation: options.installation,
-    instruction: options.instruction,
+    instruction: instruction.text,
+    cwd: repository,
     baseUrl: `http://127.0.0.1:${forwarder.port}`,
     model: options.model,
     timeoutSec: options.limits.maxTimeSec,
@@ -106,8 +112,9 @@ function agentRunOf(run: InstalledAgentRun, outcome: AttemptGatewayOutcome, name
 /** Why the agent stopped, from the harness's own observations: the gateway's budget and upstream, the process's end. */
 function stopOf(run: InstalledAgentRun, outcome: AttemptGatewayOutcome, name: string): { stopReason: StopReason; message: string } {
   if (run.killedBy === 'abort') return { stopReason: 'INTERRUPTED', message: `${name} was interrupted` };
-  if (outcome.budgetStop !== undefined) return { stopReason: outcome.budgetStop.stopReason, message: outcome.budgetStop.message };
+  // The upstream first: an agent that spent its requests retrying a dead upstream was stopped by the upstream, not by its budget.
   if (outcome.infrastructureFailure !== undefined) return { stopReason: 'LLM_ERROR', message: outcome.infrastructureFailure.message };
+  if (outcome.budgetStop !== undefined) return { stopReason: outcome.budgetStop.stopReason, message: outcome.budgetStop.message };
   if (run.timedOut) return { stopReason: 'MAX_TIME', message: `${name} ran out of its time limit and was killed` };
   // Codex's exit code does not say whether it got there; the verdict, from the diff, does.
   if (run.exitCode === 0) return { stopReason: 'SUCCESS', message: `${name} exited 0 after ${outcome.usage.requests} model requests` };

@@ -19,13 +19,27 @@ const VOLATILE_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds)\b/g, '<duration>'],
 ];
 
-/** A request body with its volatile text masked and its object keys sorted: equal requests normalise to equal values. */
+/**
+ * Top-level fields that tell the provider who asks, never what the model is asked: CLI agents fill
+ * them with their session's ids and counters (Codex's `client_metadata` and `prompt_cache_key`,
+ * Claude Code's `metadata.user_id`), new each run.
+ */
+const CLIENT_METADATA_FIELDS: ReadonlySet<string> = new Set(['client_metadata', 'prompt_cache_key', 'metadata']);
+
+/** A request body with its volatile text masked, its client metadata left out and its object keys sorted: equal requests normalise to equal values. */
 export function normalizeRequestBody(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return normalizeValue(body);
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(body).sort()) if (!CLIENT_METADATA_FIELDS.has(key)) sorted[key] = normalizeValue((body as Record<string, unknown>)[key]);
+  return sorted;
+}
+
+function normalizeValue(body: unknown): unknown {
   if (typeof body === 'string') return maskVolatileText(body);
-  if (Array.isArray(body)) return body.map(normalizeRequestBody);
+  if (Array.isArray(body)) return body.map(normalizeValue);
   if (typeof body === 'object' && body !== null) {
     const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(body).sort()) sorted[key] = normalizeRequestBody((body as Record<string, unknown>)[key]);
+    for (const key of Object.keys(body).sort()) sorted[key] = normalizeValue((body as Record<string, unknown>)[key]);
     return sorted;
   }
   return body;

@@ -16,6 +16,8 @@ const VOLATILE_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   // (`mktemp -d /tmp/NAME.XXXXXX`): new ones each run, the model asked the same.
   [/(?<![0-9A-Fa-f])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Fa-f])/g, '<uuid>'],
   [/(\/tmp\/[A-Za-z0-9_-]+)\.[A-Za-z0-9]{6}\b/g, '$1.<temp>'],
+  // Codex names each command's output chunk at random (`Chunk ID: 82369e`) in the tool result it sends back.
+  [/\bChunk ID: [0-9a-f]+\b/g, 'Chunk ID: <chunk>'],
   [/\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds)\b/g, '<duration>'],
 ];
 

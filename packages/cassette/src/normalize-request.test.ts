@@ -19,6 +19,17 @@ describe('request normalisation and hashing', () => {
     expect(JSON.stringify(normalizeRequestBody(sent(1799, '0.03s', '01JABCDEFGHJKMNPQRSTVWXYZ0')))).toContain('<duration> of <duration> left');
   });
 
+  it("leaves out a CLI agent's client metadata and masks its session UUIDs (message ids) and its mktemp HOME", () => {
+    const sent = (session: string, home: string) => ({
+      model: 'gpt-5',
+      prompt_cache_key: session,
+      client_metadata: { 'x-codex-turn-metadata': `{"session_id":"${session}"}` },
+      input: [{ id: `msg_${session}`, content: `skills in /tmp/agentbench-agent-home.${home}/.codex/skills` }, { output: `Chunk ID: ${home === 'ZQprOX' ? '82369e' : '35b59e'}` }],
+    });
+    expect(requestHash('POST /responses', sent('01a21ee4-327b-7683-bdc8-5c5c468ae664', 'ZQprOX'))).toBe(requestHash('POST /responses', sent('01a21edb-5ca3-7f91-aef5-0eae33edc6eb', 'nMN6nY')));
+    expect(JSON.stringify(normalizeRequestBody(sent('01a21ee4-327b-7683-bdc8-5c5c468ae664', 'ZQprOX')))).toBe('{"input":[{"content":"skills in /tmp/agentbench-agent-home.<temp>/.codex/skills","id":"msg_<uuid>"},{"output":"Chunk ID: <chunk>"}],"model":"gpt-5"}');
+  });
+
   it('tells apart a changed prompt, model, endpoint or step count', () => {
     const body = { model: 'm', messages: [{ role: 'system', content: 'You fix bugs.' }] };
     const hash = requestHash('POST /chat/completions', body);

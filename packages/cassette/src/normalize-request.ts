@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * What changes between two runs of the same attempt without changing what the model is asked:
  * the agent's observation says how many seconds are left, test runners print their durations,
- * log paths carry the run's ULID. Each is masked before hashing, so a replay's request finds its
+ * log paths carry the run's ULID, CLI agents send their session's UUIDs. Each is masked before hashing, so a replay's request finds its
  * recording. Everything else in the body counts: any field may change the answer.
  */
 const ULID_PATTERN = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
@@ -11,16 +11,37 @@ const ULID_PATTERN = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
 const VOLATILE_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b/g, '<timestamp>'],
   [ULID_PATTERN, '<ulid>'],
+  // CLI agents name their session, turn and installation by UUIDs in every request (Codex's
+  // prompt_cache_key, client_metadata, message ids `msg_<uuid>`) and their per-run HOME
+  // (`mktemp -d /tmp/NAME.XXXXXX`): new ones each run, the model asked the same.
+  [/(?<![0-9A-Fa-f])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Fa-f])/g, '<uuid>'],
+  [/(\/tmp\/[A-Za-z0-9_-]+)\.[A-Za-z0-9]{6}\b/g, '$1.<temp>'],
+  // Codex names each command's output chunk at random (`Chunk ID: 82369e`) in the tool result it sends back.
+  [/\bChunk ID: [0-9a-f]+\b/g, 'Chunk ID: <chunk>'],
   [/\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds)\b/g, '<duration>'],
 ];
 
-/** A request body with its volatile text masked and its object keys sorted: equal requests normalise to equal values. */
+/**
+ * Top-level fields that tell the provider who asks, never what the model is asked: CLI agents fill
+ * them with their session's ids and counters (Codex's `client_metadata` and `prompt_cache_key`,
+ * Claude Code's `metadata.user_id`), new each run.
+ */
+const CLIENT_METADATA_FIELDS: ReadonlySet<string> = new Set(['client_metadata', 'prompt_cache_key', 'metadata']);
+
+/** A request body with its volatile text masked, its client metadata left out and its object keys sorted: equal requests normalise to equal values. */
 export function normalizeRequestBody(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return normalizeValue(body);
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(body).sort()) if (!CLIENT_METADATA_FIELDS.has(key)) sorted[key] = normalizeValue((body as Record<string, unknown>)[key]);
+  return sorted;
+}
+
+function normalizeValue(body: unknown): unknown {
   if (typeof body === 'string') return maskVolatileText(body);
-  if (Array.isArray(body)) return body.map(normalizeRequestBody);
+  if (Array.isArray(body)) return body.map(normalizeValue);
   if (typeof body === 'object' && body !== null) {
     const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(body).sort()) sorted[key] = normalizeRequestBody((body as Record<string, unknown>)[key]);
+    for (const key of Object.keys(body).sort()) sorted[key] = normalizeValue((body as Record<string, unknown>)[key]);
     return sorted;
   }
   return body;
@@ -31,7 +52,7 @@ export function maskVolatileText(text: string): string {
   // texts without either (most of a prompt) skip the regular expressions, the gateway's largest
   // cost on a long request. The result is the same either way.
   const hasDigit = /\d/.test(text);
-  if (!hasDigit && !hasUlidRun(text)) return text;
+  if (!hasDigit && !hasUlidRun(text) && !text.includes('/tmp/')) return text;
   let masked = text;
   for (const [pattern, replacement] of VOLATILE_PATTERNS) {
     if (pattern === ULID_PATTERN && !hasUlidRun(masked)) continue;

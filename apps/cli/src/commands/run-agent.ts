@@ -15,11 +15,14 @@ import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION, suspicionLines } from '../scanner-options.js';
 import { loadScanners } from '@agentbench/evaluators';
+import { AGENT_OPTION, agentArgument } from '../agent-option.js';
 
 // Keys as yargs types them: options keep their kebab-case names.
 export interface RunAgentArguments {
   task: string;
   variant: string | undefined;
+  agent: string | undefined;
+  'agent-command': string | undefined;
   out: string;
   'strict-patch': boolean | undefined;
   'skip-baseline': boolean;
@@ -64,6 +67,8 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         type: 'string',
         describe: "Agent: scripted, llm (alias llm_v0), oracle (applies the task's gold.patch), a ./path/to/agent.js, or a package name. Default: the task's agent.entrypoint",
       })
+      .option('agent', AGENT_OPTION)
+      .option('agent-command', { type: 'string', describe: 'With --agent command: the command line it runs in the sandbox (the instruction is in $AGENTBENCH_INSTRUCTION_FILE)' })
       .option('out', { type: 'string', default: 'artifacts', describe: 'Artifacts folder; the attempt goes to OUT/agent_runs/<task_id>/<ulid>/' })
       .option('strict-patch', { type: 'boolean', describe: 'Reject non-standard patches instead of repairing them (default: AGENTBENCH_STRICT_PATCH)' })
       .option('skip-baseline', { type: 'boolean', default: false, describe: 'Do not check first that the tests fail' })
@@ -80,8 +85,10 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       .option('scanner', SCANNER_OPTION)
       .option('fail-on-suspicion', FAIL_ON_SUSPICION_OPTION)
       .example('$0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant scripted', 'Fix the toy task with its scripted agent (no LLM)')
-      .example('OPENROUTER_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant llm', 'Let an LLM fix it (OpenRouter)'),
+      .example('OPENROUTER_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant llm', 'Let an LLM fix it (OpenRouter)')
+      .example('OPENAI_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --agent codex --model gpt-5', 'Let Codex CLI fix it, in the sandbox, through the model gateway'),
   handler: async (argv) => {
+    const chosen = agentArgument(argv.agent, argv.variant);
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
     const runtime = runtimeArgument(argv.runtime, argv.backend);
@@ -108,9 +115,10 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
         artifactBudget,
         createSandbox: withRuntime(sandboxFactoryFor(argv.backend), runtime),
-        ...(argv.variant === undefined ? {} : { variant: argv.variant }),
+        ...(chosen.variant === undefined ? {} : { variant: chosen.variant }),
+        ...(chosen.agent === undefined ? {} : { installedAgent: { agent: chosen.agent, ...(argv['agent-command'] === undefined ? {} : { command: argv['agent-command'] }) } }),
         // The oracle applies the task's gold patch (SWE-bench imports keep it beside the task).
-        ...(argv.variant === 'oracle' ? { agent: await createOracleAgent({ task: loaded }) } : {}),
+        ...(chosen.variant === 'oracle' ? { agent: await createOracleAgent({ task: loaded }) } : {}),
         ...(strictPatch === undefined ? {} : { strictPatch }),
         ...(logLlmMessages === undefined ? {} : { logLlmMessages }),
         ...(maxSteps === undefined ? {} : { maxSteps }),

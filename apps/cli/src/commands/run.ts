@@ -6,6 +6,7 @@ import { formatIssue } from '@agentbench/schemas';
 import { ENGINES_OPTION, enginesArgument } from '../engines-option.js';
 import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { UsageError } from '../usage-error.js';
+import { AGENT_OPTION, agentArgument } from '../agent-option.js';
 import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION } from '../scanner-options.js';
 
 export interface RunArguments {
@@ -50,7 +51,7 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .option('tasks', { type: 'string', default: 'tasks', describe: 'Folder that holds the suites' })
     .option('include-flaky', { type: 'boolean', default: false, describe: 'With --suite: also run tasks labelled flaky' })
     .option('variant', { type: 'string', describe: 'The agent: scripted, llm, a .js/.mjs path or a package (default: scripted without --models, llm with)' })
-    .option('agent', { type: 'string', describe: 'Same as --variant' })
+    .option('agent', AGENT_OPTION)
     .option('models', { type: 'string', describe: 'A models.txt (one per line, # comments) or a comma-separated list; one model is the common case' })
     .option('runs', { type: 'number', describe: 'Attempts per task and model (K of pass@k); default 1' })
     .option('j', { type: 'string', default: '2', describe: 'Attempts in flight: a number, or "auto" (grow while the host keeps up: memory, sandbox create latency, infrastructure failures)' })
@@ -80,7 +81,7 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .check((argv) => {
       if (argv.task !== undefined && argv.suite !== undefined) throw new UsageError('name one of --task TASK.yaml or --suite SUITE, not both');
       if (argv.task === undefined && argv.suite === undefined && argv.resume === undefined) throw new UsageError('name --task TASK.yaml or --suite SUITE (or --resume RUN_DIR)');
-      if (argv.variant !== undefined && argv.agent !== undefined && argv.variant !== argv.agent) throw new UsageError('--variant and --agent name the same thing: give one');
+      agentArgument(argv.agent, argv.variant);
       if (argv.resume !== undefined && argv.out !== undefined) throw new UsageError('--resume RUN_DIR is the run folder: leave --out out');
       parseJobs(argv.j);
       return true;
@@ -153,7 +154,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
   const controller = new AbortController();
   const removeHandlers = interruptOnSignals(controller);
   const progress = progressWriter(argv.json);
-  const variant = argv.variant ?? argv.agent;
+  const chosen = agentArgument(argv.agent, argv.variant);
   const models = argv.models ?? [];
   const runtime = runtimeArgument(argv.runtime);
   const engines = await enginesArgument(argv.engines);
@@ -172,7 +173,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
       ...(argv['max-steps'] === undefined ? {} : { maxSteps: argv['max-steps'] }),
       ...(argv['validate-baseline'] === undefined ? {} : { skipBaseline: !argv['validate-baseline'] }),
       ...(argv['include-unvalidated'] === undefined ? {} : { includeUnvalidated: argv['include-unvalidated'] }),
-      ...(variant === undefined ? {} : { variant }),
+      ...chosen,
       ...(argv.out === undefined ? {} : { outDir: argv.out }),
       ...(argv.resume === undefined ? {} : { resume: argv.resume }),
       probe: argv.probe,

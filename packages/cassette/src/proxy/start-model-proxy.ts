@@ -81,8 +81,8 @@ export interface ModelProxy extends AsyncDisposable {
   /** Exchanges answered so far (recorded, replayed or live). */
   readonly exchangeCount: number;
   /**
-   * How the endpoint failed on the last exchange (connection refused or cut, a timeout, HTTP 5xx,
-   * 429 or 408), or undefined when it answered, or answered a client error (4xx): the harness's
+   * How the endpoint failed on the last exchange that reached it (connection refused or cut, a timeout, HTTP 5xx,
+   * 429 or 408; a budget refusal of the gateway's own is not one), or undefined when it answered, or answered a client error (4xx): the harness's
    * evidence that an LLM failure was the endpoint's and not the agent's.
    */
   readonly lastEndpointFailure: string | undefined;
@@ -223,7 +223,9 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     if (spent !== undefined) {
       budgetStop ??= spent;
       const sent = sendGatewayError(response, { provider, status: 400, code: 'budget_exceeded', message: spent.message, isFinal: true });
-      answered(sent.status, undefined);
+      // The gateway's own refusal says nothing of the endpoint: an agent that spent its requests
+      // retrying a dead upstream keeps that upstream's failure as the attempt's evidence.
+      exchangeCount += 1;
       writer?.append({ ...exchangeOf({ ...sent, isStream: false }, 'live', null), budget_stop: { budget: spent.budget, stop_reason: spent.stopReason, limit: spent.limit, used: spent.used } });
       return;
     }

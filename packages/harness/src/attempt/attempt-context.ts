@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentLoopResult } from '@agentbench/agent-loop';
+import type { ModelProxy } from '@agentbench/cassette';
 import type { ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
 import type { BaselineValidationResult, FailureReason, LoadedTask, Suspicion } from '@agentbench/schemas';
 import { failureReasonForError } from '@agentbench/scoring';
@@ -110,6 +111,10 @@ export class AttemptContext {
    * (set by the caller that runs the proxy): the only evidence that makes an LLM_ERROR `infra`.
    */
   endpointFailure: string | undefined;
+  /** The model proxy a stage ran for the attempt (an installed agent's gateway), read for the result once the attempt ends. */
+  modelProxy: ModelProxy | undefined;
+  /** Host folders mounted read-only into the attempt's own sandbox (an installed agent and its gateway's socket); set before it starts. */
+  readOnlyMounts: NonNullable<SandboxSpec['readOnlyMounts']> = [];
   /** The task's repository could not be cloned for want of a network, in git's words: the evidence that makes a GIT_CLONE_FAILED `infra`. */
   networkFailure: string | undefined;
   private sandbox: Sandbox | undefined;
@@ -161,6 +166,7 @@ export class AttemptContext {
       logDir: this.paths.logDir,
       logCapBytes: this.maxOutputBytes,
       ...(this.options.env === undefined ? {} : { env: this.options.env }),
+      ...(this.readOnlyMounts.length === 0 ? {} : { readOnlyMounts: this.readOnlyMounts }),
     };
   }
 

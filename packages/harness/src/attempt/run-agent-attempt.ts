@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LLM_PROXY_URL_VARIABLE, OPENROUTER_BASE_URL, loadAgent, resolveLlmConfig, type Agent, type AgentLoopLimits, type AgentLoopResult, type EventListener } from '@agentbench/agent-loop';
 import { CASSETTE_FILE_NAME, startModelProxy, type Cassette, type Divergence, type ModelProxy, type ModelProxyMode } from '@agentbench/cassette';
 import { resolveLoopLimits } from '@agentbench/agent-loop';
-import { HARNESS_VERSION, loadTask, type AttemptRecord, type LoadedTask, type RunRecord } from '@agentbench/schemas';
+import { HARNESS_VERSION, loadTask, type AttemptRecord, type LoadedTask, type ModelConfig, type RunRecord } from '@agentbench/schemas';
 import { ulid } from 'ulid';
 import type { Scanner } from '@agentbench/evaluators';
 import type { ArtifactBudget } from '../artifacts/artifact-budget.js';
@@ -12,8 +12,9 @@ import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { AttemptContext } from './attempt-context.js';
 import type { AttemptStage } from './attempt-stage.js';
-import { runAttemptPipeline } from './run-attempt-pipeline.js';
-import type { AgentAttemptEnd } from './stages/record.js';
+import { prepareInstalledAgent, type InstalledAgentChoice, type PreparedInstalledAgent } from './prepare-installed-agent.js';
+import { runAttemptPipeline, type AgentPlan, type InstalledAgentPlan } from './run-attempt-pipeline.js';
+import type { AgentAttemptEnd, AgentRecordOptions } from './stages/record.js';
 import { writingArtifact, type ArtifactWriteError } from '../errors/artifact-write-error.js';
 import { createArtifactFolder, RUN_DIRECTORY_MODE, writeRunJson } from '../artifacts/run-directory.js';
 import type { VerdictOutcome } from '../verdict/final-verdict.js';
@@ -29,6 +30,8 @@ export interface RunAgentAttemptOptions {
   variant?: string;
   /** An agent built by the caller, instead of loading `variant`. */
   agent?: Agent;
+  /** An installed CLI agent (`--agent NAME[@VERSION]`), run in the sandbox through the attempt's model gateway, instead of `variant`. */
+  installedAgent?: InstalledAgentChoice;
   /** Artifacts folder; the attempt goes to `<outDir>/agent_runs/<task_id>/<ulid>/`. Default `artifacts`. */
   outDir?: string;
   /** The attempt's own folder, exactly (created, must not exist); wins over `outDir`. `ab run` names its try folders so. */
@@ -141,9 +144,23 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
   const cassetteFile = path.join(runDir, CASSETTE_FILE_NAME);
   const models = options.models ?? {};
   let proxy: ModelProxy | undefined;
-  let agent: Agent;
+  let agent: Agent | undefined;
+  let installed: PreparedInstalledAgent | undefined;
   let variant: string;
   try {
+    if (options.installedAgent !== undefined) {
+      // An installed agent's model requests go through the gateway its stage starts (with the same cassette).
+      installed = await prepareInstalledAgent(options.installedAgent, {
+        loaded,
+        limits,
+        model: options.model,
+        environment,
+        upstream: models.upstream,
+        mode: models.mode ?? 'record',
+        gateway: { cassette: cassetteFile, ...(models.replayFrom === undefined ? {} : { replayFrom: models.replayFrom }), run: { taskId: task.id, repeatIndex: models.repeatIndex ?? 0 } },
+      });
+      variant = installed.stage.variant;
+    } else {
     proxy = await startModelProxy({
       mode: models.mode ?? 'record',
       cassette: cassetteFile,
@@ -153,6 +170,7 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
       role: 'agent',
     });
     ({ agent, variant } = await agentOf(options, loaded, { ...environment, [LLM_PROXY_URL_VARIABLE]: proxy.baseUrlFor('agent') }));
+    }
   } catch (error) {
     // The agent is built before anything runs: a configuration mistake leaves no attempt folder.
     await proxy?.close();
@@ -182,43 +200,57 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
     harness_version: HARNESS_VERSION,
     suite: task.suite,
     task_ids: [task.id],
-    options: { task_file: loaded.file, variant, skip_baseline: options.skipBaseline === true, limits: { ...limits } },
+    options: { task_file: loaded.file, variant, ...(options.installedAgent === undefined ? {} : { agent: options.installedAgent.agent }), skip_baseline: options.skipBaseline === true, limits: { ...limits } },
     status: 'running',
     counts: null,
   };
   await writeRunJson(runFile, runRecord);
 
+  const scanning = {
+    ...(options.scanners === undefined ? {} : { scanners: options.scanners }),
+    ...(options.failOnSuspicion === undefined ? {} : { failOnSuspicion: options.failOnSuspicion }),
+  };
+  const baseline = options.skipBaseline === true ? {} : { baseline: { kind: 'baseline' as const } };
+  const agentProxy = proxy;
+  const recordOptions: AgentRecordOptions = {
+    variant,
+    limits,
+    model: installed?.modelConfig ?? agent?.modelConfig ?? null,
+    // An installed agent's model traffic goes through its gateway: its stage closes it once the agent
+    // exits (the attempt's cleanup on every other path) and reads the upstream's failure into the context.
+    models:
+      agentProxy === undefined
+        ? { close: async () => undefined, get lastEndpointFailure() { return context.endpointFailure; }, cassetteFile }
+        : { close: () => agentProxy.close(), get lastEndpointFailure() { return agentProxy.lastEndpointFailure; }, cassetteFile },
+    ...(options.completeRecord === undefined ? {} : { completeRecord: options.completeRecord }),
+  };
+  const plan: AgentPlan | InstalledAgentPlan =
+    installed !== undefined
+      ? { kind: 'installed-agent', agent: installed.stage, scanning, record: recordOptions, ...baseline }
+      : {
+          kind: 'agent',
+          agent: {
+            agent: agent as Agent,
+            variant,
+            limits,
+            ...(options.strictPatch === undefined ? {} : { strictPatch: options.strictPatch }),
+            ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+          },
+          scanning,
+          record: recordOptions,
+          ...baseline,
+        };
   let attempt: AgentAttemptEnd;
   try {
-    attempt = await runAttemptPipeline(context, {
-      kind: 'agent',
-      agent: {
-        agent,
-        variant,
-        limits,
-        ...(options.strictPatch === undefined ? {} : { strictPatch: options.strictPatch }),
-        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-      },
-      ...(options.skipBaseline === true ? {} : { baseline: { kind: 'baseline' } }),
-      scanning: {
-        ...(options.scanners === undefined ? {} : { scanners: options.scanners }),
-        ...(options.failOnSuspicion === undefined ? {} : { failOnSuspicion: options.failOnSuspicion }),
-      },
-      record: {
-        variant,
-        limits,
-        model: agent.modelConfig ?? null,
-        models: { close: () => proxy.close(), get lastEndpointFailure() { return proxy.lastEndpointFailure; }, cassetteFile },
-        ...(options.completeRecord === undefined ? {} : { completeRecord: options.completeRecord }),
-      },
-    });
+    attempt = await runAttemptPipeline(context, plan);
   } finally {
     // The record stage closed it; this is for a pipeline that threw before it.
-    await proxy.close();
+    await proxy?.close();
   }
-  const modelsResult: AttemptModelsResult = { cassetteFile, exchangeCount: proxy.exchangeCount, unservedCount: proxy.unservedExchanges().length };
-  if (proxy.divergence !== undefined) modelsResult.divergence = proxy.divergence;
-  if (proxy.forkedAt !== undefined) modelsResult.forkedAt = proxy.forkedAt;
+  const modelProxy = proxy ?? context.modelProxy;
+  const modelsResult: AttemptModelsResult = { cassetteFile, exchangeCount: modelProxy?.exchangeCount ?? 0, unservedCount: modelProxy?.unservedExchanges().length ?? 0 };
+  if (modelProxy?.divergence !== undefined) modelsResult.divergence = modelProxy.divergence;
+  if (modelProxy?.forkedAt !== undefined) modelsResult.forkedAt = modelProxy.forkedAt;
 
   const { record, end } = attempt;
   const failureReason = record.result.failure_reason;

@@ -9,6 +9,7 @@ import { baselineContextOf, gateOnBaseline } from './stages/baseline-gate.js';
 import { runBaselineTests, type BaselineTestOptions } from './stages/baseline-tests.js';
 import { cloneWhileSandboxStarts } from './stages/clone.js';
 import { runFinalTest } from './stages/final-test.js';
+import { runInstalledAgentTurn, startInstalledAgentGateway, type InstalledAgentStageOptions } from './stages/installed-agent.js';
 import { checkPostSetup } from './stages/post-setup-check.js';
 import { recordAgentAttempt, taskAttemptOutcome, type AgentAttemptEnd, type AgentRecordOptions } from './stages/record.js';
 import { runSetup } from './stages/setup.js';
@@ -32,8 +33,17 @@ export interface AgentPlan {
   record: AgentRecordOptions;
 }
 
+/**
+ * An installed CLI agent's plan (`--agent codex`): an agent plan whose turn is the agent's own
+ * program in the sandbox, its model traffic through the attempt's gateway.
+ */
+export interface InstalledAgentPlan extends Omit<AgentPlan, 'kind' | 'agent'> {
+  kind: 'installed-agent';
+  agent: InstalledAgentStageOptions;
+}
+
 /** Which attempt to run: the stages after setup differ, everything before is shared. */
-export type AttemptPlan = BaselinePlan | { kind: 'task' } | AgentPlan;
+export type AttemptPlan = BaselinePlan | { kind: 'task' } | AgentPlan | InstalledAgentPlan;
 
 /**
  * The one attempt pipeline of AgentBench, used by run-task, baseline validation, run-agent,
@@ -48,7 +58,7 @@ export type AttemptPlan = BaselinePlan | { kind: 'task' } | AgentPlan;
  * stack in `error.txt`). The record stage is the last: it builds the record from what the stages
  * left on the context, and nothing touches the context after it.
  */
-export function runAttemptPipeline(context: AttemptContext, plan: AgentPlan): Promise<AgentAttemptEnd>;
+export function runAttemptPipeline(context: AttemptContext, plan: AgentPlan | InstalledAgentPlan): Promise<AgentAttemptEnd>;
 export function runAttemptPipeline(context: AttemptContext, plan: BaselinePlan | { kind: 'task' }): Promise<AttemptOutcome>;
 export async function runAttemptPipeline(context: AttemptContext, plan: AttemptPlan): Promise<AgentAttemptEnd | AttemptOutcome> {
   const startedAt = new Date();
@@ -61,7 +71,7 @@ export async function runAttemptPipeline(context: AttemptContext, plan: AttemptP
   }
   end = await context.finish(end);
   const pipelineEnd: PipelineEnd = { ...end, startedAt, endedAt: new Date(), totalMs: performance.now() - started };
-  if (plan.kind === 'agent') return recordAgentAttempt(context, plan.record, pipelineEnd);
+  if (plan.kind === 'agent' || plan.kind === 'installed-agent') return recordAgentAttempt(context, plan.record, pipelineEnd);
   const mode: AttemptMode = plan.kind;
   return taskAttemptOutcome(context, mode, pipelineEnd);
 }
@@ -76,16 +86,19 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
   context.artifact('logs', paths.logDir);
   context.throwIfAborted();
 
-  if (plan.kind === 'agent' && plan.baseline !== undefined) await gateOnBaseline(context, await runAttemptPipeline(baselineContextOf(context), plan.baseline));
+  const isAgent = plan.kind === 'agent' || plan.kind === 'installed-agent';
+  if (isAgent && plan.baseline !== undefined) await gateOnBaseline(context, await runAttemptPipeline(baselineContextOf(context), plan.baseline));
 
+  // Before the agent's sandbox is created: its mounts are the gateway's socket and the agent (the verdict's sandbox gets neither).
+  const gateway = plan.kind === 'installed-agent' ? await startInstalledAgentGateway(context, plan.agent) : undefined;
   const { prepared, sandbox, repoPath } = await cloneWhileSandboxStarts(context);
   // The sandbox that judges an agent's diff starts from this attempt's post-setup snapshot; a
   // backend that cannot snapshot sets it up a second time, from now on, beside the agent's setup.
-  let verdict = plan.kind === 'agent' && sandbox.snapshot === undefined ? startVerdictWithSetup(context) : undefined;
+  let verdict = isAgent && sandbox.snapshot === undefined ? startVerdictWithSetup(context) : undefined;
   await runSetup(context, sandbox, repoPath);
   const postSetup = await checkPostSetup(context, prepared, { enforceClean: plan.kind === 'baseline' });
   // Before any agent command runs: nothing the agent writes later can reach the snapshot.
-  if (plan.kind === 'agent') verdict ??= (await startVerdictFromSnapshot(context, sandbox, repoPath)) ?? startVerdictWithSetup(context);
+  if (isAgent) verdict ??= (await startVerdictFromSnapshot(context, sandbox, repoPath)) ?? startVerdictWithSetup(context);
   switch (plan.kind) {
     case 'baseline':
       return runBaselineTests(context, sandbox, plan.baselineTests ?? {});
@@ -93,6 +106,9 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
       return runFinalTest(context, sandbox);
     case 'agent':
       await runAgent(context, sandbox, repoPath, plan.agent);
+      return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
+    case 'installed-agent':
+      await runInstalledAgentTurn(context, sandbox, repoPath, gateway, plan.agent);
       return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
   }
 }

@@ -100,6 +100,8 @@ export interface AgentRunOptions {
   runs?: number;
   /** The agent. Default `scripted` without models, `llm` with. */
   variant?: string;
+  /** An installed CLI agent, `NAME[@VERSION]` (`--agent codex`), instead of `variant`. */
+  agent?: string;
   maxSteps?: number;
   /** Skip each attempt's baseline validation (validate the tasks once with `ab validate-suite`). Default true. */
   skipBaseline?: boolean;
@@ -225,7 +227,7 @@ async function planOf(options: AgentRunOptions, tasks: readonly LoadedTask[], re
     tasks: tasks.map((loaded) => ({ id: loaded.task.id, file: path.resolve(loaded.file) })),
     models,
     runs: wholeNumber(options.runs, recorded?.runs ?? 1, '--runs', 1),
-    variant: options.variant ?? recorded?.variant ?? (models.length === 0 ? 'scripted' : 'llm'),
+    ...agentOfPlan(options, recorded, models),
     max_steps: options.maxSteps === undefined ? (recorded?.max_steps ?? null) : wholeNumber(options.maxSteps, 1, '--max-steps', 1),
     retries: wholeNumber(options.retries, recorded?.retries ?? 2, '--retries', 0),
     skip_baseline: options.skipBaseline ?? recorded?.skip_baseline ?? true,
@@ -235,6 +237,13 @@ async function planOf(options: AgentRunOptions, tasks: readonly LoadedTask[], re
     scanners: options.scanners === undefined ? (recorded?.scanners ?? []) : [...options.scanners],
     harness_version: HARNESS_VERSION,
   };
+}
+
+/** The plan's agent: an installed agent (named by itself in the folders and tables), else the variant. */
+function agentOfPlan(options: AgentRunOptions, recorded: RunPlan | undefined, models: readonly string[]): Pick<RunPlan, 'variant' | 'agent'> {
+  const agent = options.agent ?? (options.variant === undefined ? recorded?.agent : undefined) ?? null;
+  if (agent !== null) return { variant: agent.split('@')[0] ?? agent, agent };
+  return { variant: options.variant ?? recorded?.variant ?? (models.length === 0 ? 'scripted' : 'llm') };
 }
 
 /** Attempts in the order they start: repeats outermost and models taking turns, so a stopped run has some of every model. */
@@ -286,7 +295,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const plan = await planOf(options, tasks, recordedRun?.plan);
   if (recordedRun !== undefined) assertSamePlan(runDir, recordedRun.plan, plan);
   // Attempts that could never start are refused before anything is written (a caller's own attempt function knows its agent).
-  if (options.runAttempt === undefined) await assertPlanCanStart(plan.variant, tasks);
+  if (options.runAttempt === undefined && typeof plan.agent !== 'string') await assertPlanCanStart(plan.variant, tasks);
   const knownValidity = await readKnownValidity(path.resolve(options.validityRunsDir ?? path.join('artifacts', 'runs')), tasks);
   // Loaded before the run folder exists: a scanner plugin that cannot load stops the run with nothing written.
   const scanners = await loadScanners(plan.scanners ?? []);
@@ -513,6 +522,7 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan, scanne
       mirrors,
       cache,
       variant: plan.variant,
+      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent } } : {}),
       ...(attempt.model === null ? {} : { model: attempt.model }),
       runDir: tryDir,
       skipBaseline: plan.skip_baseline,

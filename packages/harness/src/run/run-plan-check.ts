@@ -18,6 +18,7 @@ function comparedFields(plan: RunPlan): Array<[string, unknown]> {
     ['version', plan.version],
     ['harness_version', plan.harness_version],
     ['variant', plan.variant],
+    ['agent', plan.agent ?? null],
     ['models', plan.models],
     ['runs', plan.runs],
     ['max_steps', plan.max_steps],

@@ -21,6 +21,8 @@ export interface RunInstalledAgentOptions {
   apiKey?: string;
   /** The command line of the generic `command` agent (its `{command}`). */
   command?: string;
+  /** The folder the agent starts in, and its `{workspace}`: the task's repository when it is a subfolder of the workdir. Default: the sandbox's workdir. */
+  cwd?: string;
   /** Seconds before the agent's whole process tree is killed (exit code 124, `timedOut`). */
   timeoutSec: number;
   signal?: AbortSignal;
@@ -93,7 +95,7 @@ export async function runInstalledAgent(options: RunInstalledAgentOptions): Prom
     for (const [name, value] of Object.entries(definition.env)) env[name] = fillPlaceholders(value, values);
     const argv = definition.command.map((word) => fillPlaceholders(word, values));
     const result = await sandbox.exec(['/bin/sh', '-c', LAUNCHER, 'agentbench-agent', values.runtime ?? '', ...argv], {
-      cwd: sandbox.workdir,
+      cwd: values.workspace ?? sandbox.workdir,
       env,
       timeoutSec: options.timeoutSec,
       outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
@@ -172,7 +174,7 @@ function placeholderValues(options: RunInstalledAgentOptions): Partial<Record<Pl
     model: options.model,
     base_url: baseUrl.href.replace(/\/+$/, ''),
     api_key: options.apiKey ?? DEFAULT_API_KEY,
-    workspace: options.sandbox.workdir,
+    workspace: options.cwd ?? options.sandbox.workdir,
   };
   if (options.command !== undefined) values.command = options.command;
   if (installation.folder !== undefined && installation.binary !== undefined) {

@@ -23,6 +23,8 @@ export const RunPlanSchema = v.object({
   models: v.array(v.string()),
   runs: PositiveIntegerSchema,
   variant: v.string(),
+  /** An installed CLI agent, `NAME@VERSION` (`--agent codex`), run through the attempt's model gateway; `variant` is then its name. Absent: `variant` runs. */
+  agent: v.optional(v.nullable(v.string())),
   max_steps: v.nullable(PositiveIntegerSchema),
   /** Tries after the first for an attempt that failed on infrastructure. */
   retries: NonNegativeIntegerSchema,

@@ -19,6 +19,8 @@ export interface ReplayAgentAttemptOptions {
   outDir?: string;
   /** Another agent than the recorded one (a path or package), to see where a changed agent leaves the recording. */
   variant?: string;
+  /** Another installed agent (`NAME[@VERSION]`) than the recorded one. Default: the recorded one (`options.agent` of its run.json). */
+  agent?: string;
   environment?: NodeJS.ProcessEnv;
   createSandbox?: SandboxFactory;
   signal?: AbortSignal;
@@ -53,6 +55,9 @@ export async function replayAgentAttempt(options: ReplayAgentAttemptOptions): Pr
   const limits = (run.options['limits'] ?? {}) as Partial<AgentLoopLimits>;
   const mode = options.thenLive === true ? 'replay-then-live' : 'replay';
   const environment = replayEnvironment(record, options.environment ?? process.env, mode === 'replay');
+  const recordedAgent = typeof run.options['agent'] === 'string' ? run.options['agent'] : undefined;
+  // An installed agent replays as the version it ran (its variant is NAME@VERSION), unless another agent or variant is asked for.
+  const agent = options.agent ?? (options.variant === undefined && recordedAgent !== undefined ? record.variant ?? recordedAgent : undefined);
   const variant = options.variant ?? record.variant ?? undefined;
   const { maxSteps, ...otherLimits } = limits;
 
@@ -61,7 +66,7 @@ export async function replayAgentAttempt(options: ReplayAgentAttemptOptions): Pr
     outDir: options.outDir ?? (await defaultReplayFolder(attemptDir)),
     environment,
     skipBaseline: run.options['skip_baseline'] === true,
-    ...(variant === undefined ? {} : { variant }),
+    ...(agent !== undefined ? { installedAgent: { agent } } : variant === undefined ? {} : { variant }),
     ...(record.model?.name === undefined ? {} : { model: record.model.name }),
     ...(maxSteps === undefined ? {} : { maxSteps }),
     limits: otherLimits,
@@ -76,7 +81,7 @@ export async function replayAgentAttempt(options: ReplayAgentAttemptOptions): Pr
   await writeJsonAtomic(path.join(replay.runDir, 'replay.json'), {
     replay_of: { run_dir: attemptDir, run_id: record.run_id, cassette: cassette.file },
     mode,
-    variant: variant ?? null,
+    variant: agent ?? variant ?? null,
     divergence: replay.models.divergence ?? null,
     forked_at: replay.models.forkedAt ?? null,
     unserved_exchanges: replay.models.unservedCount,

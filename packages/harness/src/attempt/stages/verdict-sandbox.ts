@@ -39,7 +39,8 @@ export async function startVerdictFromSnapshot(context: AttemptContext, sandbox:
 }
 
 function startVerdict(context: AttemptContext, snapshot: FinalVerdictOptions['snapshot']): FinalVerdict {
-  const spec = context.sandboxSpec();
+  // The agent's mounts (an installed agent and its gateway's socket) are the agent's sandbox's alone.
+  const { readOnlyMounts: _agentMounts, ...spec } = context.sandboxSpec();
   const verdict = FinalVerdict.start({
     loaded: context.loaded,
     verdictDir: path.join(context.paths.runDir, 'verdict'),

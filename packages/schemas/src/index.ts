@@ -90,7 +90,7 @@ export { type ToolErrorKind, type ToolResult } from './records/tool-result.js';
 export { checkArtifact, readArtifactFile } from './artifacts/check-artifact.js';
 export { SCENARIO_RESULT_SCHEMA_VERSION, ScenarioRunResultSchema, type ScenarioRunResult } from './artifacts/scenario-run-result.js';
 export { MatrixSummarySchema, type MatrixSummary } from './artifacts/matrix-summary.js';
-export { BenchSummarySchema, type BenchSummary } from './artifacts/bench-summary.js';
+export { BenchSummarySchema, type BenchSummary, type ProbeOutcome } from './artifacts/bench-summary.js';
 export { AttemptDetailsSchema, isAttemptDetails, type AttemptDetails } from './artifacts/attempt-details.js';
 export { LlmMessageRecordSchema, type LlmMessageRecord } from './artifacts/llm-message-record.js';
 

@@ -1,5 +1,5 @@
-import { REPORT_STYLES } from '../render/html-styles.js';
-import { escapeXml as escapeHtml } from '../render/render-junit.js';
+import { REPORT_STYLES } from '../format/html-styles.js';
+import { escapeXml as escapeHtml } from '../format/escape-xml.js';
 import { FIGURE_LABELS, OUTCOME_LABELS, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, suspicionLines, verdictLine } from './comparison-phrases.js';
 import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
 import type { TrajectoryDivergence, RunComparison, ToolCallStep } from './run-comparison.js';

@@ -46,23 +46,6 @@ export const LAYERS = [
   ['@agentbench/cli'],
 ];
 
-/**
- * Folder tangles that stood when the folder-level check came (issue 24), each the folder and the
- * entries of its tangle. Such a tangle may shrink or go (then strike its row); any other folder
- * cycle, or one of these growing, fails. Each is left to the package's owner to untangle.
- */
-export const KNOWN_FOLDER_TANGLES = [
-  ['packages/agent-loop/src', ['agents/', 'llm/', 'loop/']],
-  ['packages/evaluators/src', ['context/', 'errors/', 'judge/']],
-  ['packages/evaluators/src', ['plugins/', 'registry/', 'scanners/']],
-  ['packages/fake-llm-server/src', ['anthropic/', 'openai/', 'server/']],
-  ['packages/report/src', ['compare/', 'render/']],
-  ['packages/scenario-runner/src', ['check/', 'matrix/', 'plan/', 'run/']],
-  ['packages/scenario-runner/src/run/stages', ['agent-stage.ts', 'steps/']],
-  ['packages/schemas/src', ['records/', 'scenario/', 'task/']],
-  ['packages/schemas/src', ['errors/', 'loading/']],
-];
-
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'coverage']);
 const DEVELOPMENT_FOLDER = /(^|\/)(test|tests|__tests__|bench|fixtures)\//;
@@ -272,7 +255,7 @@ function cycleThrough(component, graph) {
  * arrow running back up (an import inside a file cycle draws none: that cycle is reported already).
  * Returns one problem per cycle, naming the entries and one import per arrow.
  */
-function checkFolders(files, graph, fileCycleOf, show, knownTangles) {
+function checkFolders(files, graph, fileCycleOf, show) {
   const fileSet = new Set(files);
   // folder → (entry → (entry → the first import that draws that arrow))
   const arrowsByFolder = new Map();
@@ -299,8 +282,6 @@ function checkFolders(files, graph, fileCycleOf, show, knownTangles) {
     const arrows = arrowsByFolder.get(folder);
     const entryGraph = new Map([...arrows].map(([entry, targets]) => [entry, new Set(targets.keys())]));
     for (const component of findCycles(entryGraph)) {
-      const isKnown = knownTangles.some(([knownFolder, entries]) => knownFolder === show(folder) && component.every((entry) => entries.includes(entry)));
-      if (isKnown) continue;
       const cycle = cycleThrough(component, entryGraph);
       const evidence = cycle.slice(0, -1).map((entry, position) => arrows.get(entry).get(cycle[position + 1]));
       const others = component.length > cycle.length - 1 ? ` (${component.length} entries in this tangle: ${component.join(', ')})` : '';
@@ -314,7 +295,7 @@ function checkFolders(files, graph, fileCycleOf, show, knownTangles) {
  * Checks the workspace under `root`. Returns the problems found (empty when the layering holds),
  * each one line naming the file and line, and what was read.
  */
-export function checkLayers({ root = REPOSITORY_ROOT, layers = LAYERS, knownFolderTangles = KNOWN_FOLDER_TANGLES } = {}) {
+export function checkLayers({ root = REPOSITORY_ROOT, layers = LAYERS } = {}) {
   const problems = [];
   const show = (file) => path.relative(root, file).split(path.sep).join('/');
   const layerOf = new Map();
@@ -405,7 +386,7 @@ export function checkLayers({ root = REPOSITORY_ROOT, layers = LAYERS, knownFold
   }
 
   for (const workspacePackage of packages) {
-    problems.push(...checkFolders(shippedFilesOf.get(workspacePackage) ?? [], graph, fileCycleOf, show, knownFolderTangles));
+    problems.push(...checkFolders(shippedFilesOf.get(workspacePackage) ?? [], graph, fileCycleOf, show));
   }
 
   return { problems, packageCount: packages.length, fileCount };

@@ -162,7 +162,7 @@ describe('check-layers on fixture workspaces', () => {
   it('fails two folders of a package that import each other though no file cycle does, naming one import per arrow', () => {
     const root = workspace('folder-cycle', folderCycle);
     assertOneProblem(
-      checkLayers({ root, layers: FIXTURE_LAYERS, knownFolderTangles: [] }).problems,
+      checkLayers({ root, layers: FIXTURE_LAYERS }).problems,
       /^folder cycle in packages\/base\/src\/: attempt\/ → run\/ → attempt\/: packages\/base\/src\/attempt\/run-attempt\.ts imports packages\/base\/src\/run\/run-lock\.ts; packages\/base\/src\/run\/run-driver\.ts imports packages\/base\/src\/attempt\/run-attempt\.ts$/,
     );
     // The same folders with the lock moved below both pass.
@@ -171,7 +171,7 @@ describe('check-layers on fixture workspaces', () => {
       'packages/base/src/attempt/run-attempt.ts': "import { lock } from '../util/run-lock.js';\nexport const runAttempt = () => lock();\n",
       'packages/base/src/util/run-lock.ts': "export const lock = () => 'locked';\n",
     });
-    assert.deepEqual(checkLayers({ root: mended, layers: FIXTURE_LAYERS, knownFolderTangles: [] }).problems, []);
+    assert.deepEqual(checkLayers({ root: mended, layers: FIXTURE_LAYERS }).problems, []);
   });
 
   it('fails a file and a folder beside it that import each other, inside a sub-folder, and ignores test files', () => {
@@ -184,18 +184,7 @@ describe('check-layers on fixture workspaces', () => {
       'packages/base/src/run/run-driver.test.ts': "import { run } from '../attempt/pipeline.js';\nrun();\n",
       'packages/base/src/attempt/pipeline.test.ts': "import { drive } from '../run/run-driver.test.js';\nvoid drive;\n",
     });
-    assertOneProblem(checkLayers({ root, layers: FIXTURE_LAYERS, knownFolderTangles: [] }).problems, /^folder cycle in packages\/base\/src\/attempt\/: pipeline\.ts → stages\/ → pipeline\.ts: packages\/base\/src\/attempt\/pipeline\.ts imports packages\/base\/src\/attempt\/stages\/clone\.ts; packages\/base\/src\/attempt\/stages\/record\.ts imports packages\/base\/src\/attempt\/pipeline\.ts$/);
-  });
-
-  it('passes a known folder tangle, or a smaller one, and fails it once it grows', () => {
-    const known = [['packages/base/src', ['attempt/', 'run/']]];
-    assert.deepEqual(checkLayers({ root: workspace('folder-known', folderCycle), layers: FIXTURE_LAYERS, knownFolderTangles: known }).problems, []);
-    const grown = workspace('folder-known-grown', {
-      ...folderCycle,
-      'packages/base/src/run/run-lock.ts': "import { verdict } from '../verdict/final-verdict.js';\nexport const lock = () => verdict;\n",
-      'packages/base/src/verdict/final-verdict.ts': "import { attemptPaths } from '../attempt/attempt-paths.js';\nexport const verdict = attemptPaths();\n",
-    });
-    assertOneProblem(checkLayers({ root: grown, layers: FIXTURE_LAYERS, knownFolderTangles: known }).problems, /^folder cycle in packages\/base\/src\/: .*\(3 entries in this tangle: attempt\/, run\/, verdict\/\)/);
+    assertOneProblem(checkLayers({ root, layers: FIXTURE_LAYERS }).problems, /^folder cycle in packages\/base\/src\/attempt\/: pipeline\.ts → stages\/ → pipeline\.ts: packages\/base\/src\/attempt\/pipeline\.ts imports packages\/base\/src\/attempt\/stages\/clone\.ts; packages\/base\/src\/attempt\/stages\/record\.ts imports packages\/base\/src\/attempt\/pipeline\.ts$/);
   });
 
   it('exits 1 with the problems on stderr, and 0 on a clean workspace (the command line)', () => {
@@ -242,7 +231,7 @@ describe('readImports', () => {
 });
 
 describe('check-layers on this repository', () => {
-  it('places every workspace package in a layer, and finds every import pointing down, no import cycle and no folder cycle beyond the known tangles', () => {
+  it('places every workspace package in a layer, and finds every import pointing down, no import cycle and no folder cycle', () => {
     const { problems, packageCount, fileCount } = checkLayers();
     assert.deepEqual(problems, [], `the layering check failed:\n${problems.join('\n')}`);
     assert.ok(packageCount >= LAYERS.flat().length - 2, `read ${packageCount} packages`);

@@ -1,8 +1,8 @@
-import { listSandboxBackends, sandboxBackendNames, type SandboxBackendInfo } from '@agentbench/sandbox';
+import { listSandboxBackends, sandboxBackendNames, type SandboxBackendPromises } from '@agentbench/sandbox';
 
 /** How a backend's isolation reads in help and in `ab doctor`. */
-export function describeIsolation(backend: SandboxBackendInfo): string {
-  const isolation = backend.promises?.isolation;
+export function describeIsolation(promises: SandboxBackendPromises | undefined): string {
+  const isolation = promises?.isolation;
   if (isolation === undefined) return 'promises no isolation';
   return isolation === 'none' ? 'no isolation' : isolation;
 }
@@ -17,7 +17,7 @@ export function backendOption() {
     choices: sandboxBackendNames(),
     default: 'docker',
     describe: `Sandbox backend of every sandbox the attempt makes: ${listSandboxBackends()
-      .map((backend) => `${backend.name} (${describeIsolation(backend)})`)
+      .map((backend) => `${backend.name} (${describeIsolation(backend.promises)})`)
       .join(', ')}. local runs commands on this host: trusted tasks only`,
   };
 }

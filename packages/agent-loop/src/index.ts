@@ -9,13 +9,13 @@ export { ConfigurationError } from '@agentbench/schemas';
 export { LlmError } from './errors/llm-error.js';
 
 // The agent interface
-export type { Agent, AgentAction, AgentFactory, AgentStartContext, ActionUsage, Observation, ToolCall } from './agents/agent.js';
+export type { Agent, AgentAction, AgentFactory, AgentStartContext, ActionUsage, Observation, ToolCall } from './contract/agent.js';
 export { loadAgent, type LoadedAgent } from './agents/load-agent.js';
 export { agentStartProblem, type AgentStartProblem } from './agents/agent-start-problem.js';
 
 // The loop
 export { runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from './loop/agent-loop.js';
-export { resolveLoopLimits, type AgentLoopLimits } from './loop/loop-limits.js';
+export { resolveLoopLimits, type AgentLoopLimits } from './contract/loop-limits.js';
 export type { ToolExecutor } from './loop/tool-executor.js';
 export { EventLogger, type EventListener } from './logging/event-logger.js';
 
@@ -26,5 +26,5 @@ export { createLlmAgent } from './llm/llm-agent.js';
 // The LLM client
 export { createLlmClient, type LlmClientOptions } from './llm/llm-client.js';
 export { resolveLlmConfig, OPENROUTER_BASE_URL, LLM_PROXY_URL_VARIABLE } from './llm/llm-config.js';
-export type { LlmClient, LlmMessage, LlmToolDefinition, LlmUsage } from './llm/llm-types.js';
+export type { LlmClient, LlmMessage, LlmToolDefinition, LlmUsage } from './contract/llm-types.js';
 export { toLlmToolDefinitions } from './llm/tool-definitions.js';

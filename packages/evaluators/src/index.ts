@@ -7,7 +7,7 @@
 // EvaluatorsErrors: tell them by `name`)
 export { EvaluatorsError } from './errors/evaluators-error.js';
 export { EvaluationParameterError } from './errors/evaluation-parameter-error.js';
-export { JudgeError } from './errors/judge-error.js';
+export { JudgeError } from './judge/judge-error.js';
 export { PluginLoadError } from './errors/plugin-load-error.js';
 
 // The evaluator contract
@@ -49,4 +49,4 @@ export type { LoadedPlugin, LoadedPluginSet } from './plugins/plugin-set.js';
 export { defineScanner, type Scanner, type ScanInput, type SuspicionFinding } from './scanners/scanner.js';
 export { scanChanges, SCANNER_FAILED_RULE, type ScanChangesOptions } from './scanners/scan-changes.js';
 export { BUILTIN_SCANNER_NAMES } from './scanners/builtin-scanners.js';
-export { loadScanners, type LoadScannersOptions } from './scanners/load-scanners.js';
+export { loadScanners, type LoadScannersOptions } from './plugins/load-scanners.js';

@@ -8,7 +8,7 @@ import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test
 
 // What a whole process does when a plugin exits is only visible from outside it: these tests run the
 // guard (compiled from its source, which imports nothing) in a child Node process.
-const guardSource = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/registry/guarded-evaluation.ts');
+const guardSource = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/guard/guarded-evaluation.ts');
 
 let directory: TemporaryDirectory;
 beforeEach(async () => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PluginConflictError } from '../src/errors/plugin-conflict-error.js';
 import { PluginLoadError } from '../src/errors/plugin-load-error.js';
-import { loadScanners } from '../src/scanners/load-scanners.js';
+import { loadScanners } from '../src/plugins/load-scanners.js';
 import { scanChanges } from '../src/scanners/scan-changes.js';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { brokenPluginDir, examplePluginDir, scannerExampleDir } from './helpers/paths.js';

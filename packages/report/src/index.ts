@@ -18,7 +18,7 @@ export { renderMarkdownReport } from './render/render-markdown.js';
 export { serveReport, type ReportServer, type ServeReportOptions } from './serve/serve-report.js';
 
 // Benchmarks across models
-export { summarizeModelBenchmark, type ModelBenchmarkResult, type ModelBenchmarkRunInput } from './bench/summarize-model-benchmark.js';
+export { summarizeModelBenchmark, type ModelBenchmarkResult } from './bench/summarize-model-benchmark.js';
 export { formatBenchTable } from './bench/format-bench-table.js';
 
 // Comparing two runs (`ab compare`)

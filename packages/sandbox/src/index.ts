@@ -24,7 +24,7 @@ export {
   defineSandboxBackend,
   type CreateSandboxOptions,
   type SandboxBackendDefinition,
-  type SandboxBackendInfo,
+  type SandboxBackendPromises,
   type SandboxBackendTypes,
 } from './registry/index.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { FileValidationError, formatIssue, loadMatrix, loadScenario, validateFile } from '@agentbench/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
-import { checkMatrix } from '../src/check/check-matrix.js';
+import { checkMatrix } from '../src/matrix/check-matrix.js';
 import { runChecks } from '../src/check/run-checks.js';
 import { runMatrix } from '../src/matrix/run-matrix.js';
 

@@ -8,6 +8,7 @@ export { HARNESS_VERSION } from './version.js';
 
 // Errors
 export { AgentBenchError } from './errors/agentbench-error.js';
+export { MarkedError } from './errors/marked-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { SchemasError } from './errors/schemas-error.js';
 export { FileValidationError } from './errors/file-validation-error.js';
@@ -82,7 +83,7 @@ export {
   SCENARIO_RUN_SETTINGS_VERSION,
   ScenarioRunSettingsSchema,
   type ScenarioRunSettings,
-} from './records/scenario-run-settings.js';
+} from './scenario/scenario-run-settings.js';
 export { TOOL_NAMES, type ToolName, type ToolRequest } from './records/tool-request.js';
 export { type ToolErrorKind, type ToolResult } from './records/tool-result.js';
 
@@ -90,7 +91,7 @@ export { type ToolErrorKind, type ToolResult } from './records/tool-result.js';
 export { checkArtifact, readArtifactFile } from './artifacts/check-artifact.js';
 export { SCENARIO_RESULT_SCHEMA_VERSION, ScenarioRunResultSchema, type ScenarioRunResult } from './artifacts/scenario-run-result.js';
 export { MatrixSummarySchema, type MatrixSummary } from './artifacts/matrix-summary.js';
-export { BenchSummarySchema, type BenchSummary } from './artifacts/bench-summary.js';
+export { BenchSummarySchema, type BenchSummary, type ProbeOutcome } from './artifacts/bench-summary.js';
 export { AttemptDetailsSchema, isAttemptDetails, type AttemptDetails } from './artifacts/attempt-details.js';
 export { LlmMessageRecordSchema, type LlmMessageRecord } from './artifacts/llm-message-record.js';
 
@@ -98,9 +99,9 @@ export { LlmMessageRecordSchema, type LlmMessageRecord } from './artifacts/llm-m
 export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema } from './json-schema/json-schemas.js';
 
 // Loading and validation with positions
-export { formatIssue, formatIssueList, hasErrors, sortIssues, type ValidationIssue } from './loading/validation-issue.js';
+export { formatIssue, formatIssueList, hasErrors, sortIssues, type ValidationIssue } from './errors/validation-issue.js';
 export { formatFieldPath, parseFieldPath, type FieldPath, type FieldPathSegments } from './loading/field-path.js';
-export { parseYamlSource, MAX_YAML_TOKENS, MAX_ALIAS_EXPANSION, type Locate } from './loading/yaml-source.js';
+export { parseYamlSource, MAX_YAML_TOKENS, type Locate } from './loading/yaml-source.js';
 export { readInputFile, readInputText, MAX_INPUT_FILE_BYTES } from './loading/read-input-file.js';
 export { toValidationIssues } from './loading/valibot-issues.js';
 export { loadTask, validateTaskFile, isRemoteRepositoryUrl, type LoadedTask } from './loading/load-task.js';

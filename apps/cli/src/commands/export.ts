@@ -1,7 +1,9 @@
-import { lstat, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { lstat, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { parseCassette } from '@agentbench/cassette';
+import { isRecord } from '@agentbench/helpers';
 import { agentTranscript, attemptToAtif, parseEventLines, parseJsonLines, TrajectoryError, type AtifExportInput } from '@agentbench/trajectories';
 import { UsageError } from '../usage-error.js';
 import { CLI_VERSION } from '../version.js';
@@ -18,18 +20,42 @@ interface ExportArguments {
   out?: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// O_NOFOLLOW: a symlink the agent left is refused by the open itself; O_NONBLOCK: a FIFO does not hang it.
+const READ_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
 
-/** A regular file of the folder (never a symlink: the folder's files are the agent's), or undefined when absent. */
+/**
+ * A regular file of the folder, or undefined when absent. The folder's files are the agent's: the file is
+ * opened without following a link, and its type and size are checked on the opened handle (fstat), so
+ * nothing can be swapped in between the check and the read; at most MAX_FILE_BYTES are read.
+ */
 async function readFolderFile(folder: string, name: string): Promise<string | undefined> {
   const file = path.join(folder, name);
-  const stats = await lstat(file).catch(() => undefined);
-  if (stats === undefined) return undefined;
-  if (!stats.isFile()) throw new TrajectoryError(file, null, 'expected a regular file (a symlink or folder is not read)');
-  if (stats.size > MAX_FILE_BYTES) throw new TrajectoryError(file, null, `${stats.size} bytes, more than the ${MAX_FILE_BYTES} read`);
-  return readFile(file, 'utf8');
+  let handle;
+  try {
+    handle = await open(file, READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new TrajectoryError(file, null, 'expected a regular file (a symlink or folder is not read)');
+    throw new TrajectoryError(file, null, `cannot be opened (${code ?? (error as Error).message})`);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new TrajectoryError(file, null, 'expected a regular file (a symlink or folder is not read)');
+    if (stats.size > MAX_FILE_BYTES) throw new TrajectoryError(file, null, `${stats.size} bytes, more than the ${MAX_FILE_BYTES} read`);
+    // The cap holds even if the file grows after the fstat: one byte past it is read to tell.
+    const buffer = Buffer.alloc(Math.min(stats.size, MAX_FILE_BYTES) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_FILE_BYTES) throw new TrajectoryError(file, null, `more than the ${MAX_FILE_BYTES} bytes read`);
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** What `ab export` writes for an attempt folder: its ATIF trajectory, from events.jsonl (and llm_messages.jsonl or cassette.jsonl, attempt.json). */

@@ -5,7 +5,7 @@ import { createScriptedAgent } from './scripted-agent.js';
 import { AgentLoadError } from '../errors/agent-load-error.js';
 import { AgentLoopError } from '../errors/agent-loop-error.js';
 import { createLlmAgent } from '../llm/llm-agent.js';
-import type { Agent, AgentFactory, AgentFactoryOptions } from './agent.js';
+import type { Agent, AgentFactory, AgentFactoryOptions } from '../contract/agent.js';
 import { ConfigurationError } from '@agentbench/schemas';
 import { resolvePackageEntry } from '@agentbench/helpers';
 

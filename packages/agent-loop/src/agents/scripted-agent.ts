@@ -9,7 +9,7 @@ import {
   type ScriptedToolCall,
 } from '@agentbench/schemas';
 import * as v from 'valibot';
-import type { Agent, AgentAction, AgentFactoryOptions, Observation } from './agent.js';
+import type { Agent, AgentAction, AgentFactoryOptions, Observation } from '../contract/agent.js';
 import { ConfigurationError } from '@agentbench/schemas';
 
 export interface ScriptedAgentOptions {

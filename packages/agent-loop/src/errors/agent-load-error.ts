@@ -1,10 +1,8 @@
 import { AgentLoopError } from './agent-loop-error.js';
 
-const agentLoadMarker = Symbol.for('agentbench.agent-loop.agent-load-error');
-
 /** A `--variant` could not be turned into an agent: unknown name, missing file, bad export, failing factory. */
 export class AgentLoadError extends AgentLoopError {
-  readonly [agentLoadMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.agent-loop.agent-load-error');
   override readonly name = 'AgentLoadError';
   /** The variant as the user gave it. */
   readonly variant: string;
@@ -12,9 +10,5 @@ export class AgentLoadError extends AgentLoopError {
   constructor(variant: string, message: string, options?: { cause?: unknown }) {
     super(`agent "${variant}": ${message}`, options);
     this.variant = variant;
-  }
-
-  static override isInstance(value: unknown): value is AgentLoadError {
-    return typeof value === 'object' && value !== null && agentLoadMarker in value;
   }
 }

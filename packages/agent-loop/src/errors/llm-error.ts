@@ -1,7 +1,5 @@
 import { AgentLoopError } from './agent-loop-error.js';
 
-const llmMarker = Symbol.for('agentbench.agent-loop.llm-error');
-
 /** What went wrong talking to the model, normalised across providers. */
 export const LLM_ERROR_KINDS = [
   'rate_limit',
@@ -35,7 +33,7 @@ export interface LlmErrorDetails {
  * except an abort, which is an interruption.
  */
 export class LlmError extends AgentLoopError {
-  readonly [llmMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.agent-loop.llm-error');
   override readonly name = 'LlmError';
   readonly kind: LlmErrorKind;
   readonly errorKind: 'llm' | 'interrupt';
@@ -72,9 +70,5 @@ export class LlmError extends AgentLoopError {
       ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
     });
     return copy;
-  }
-
-  static override isInstance(value: unknown): value is LlmError {
-    return typeof value === 'object' && value !== null && llmMarker in value;
   }
 }

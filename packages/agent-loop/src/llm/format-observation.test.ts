@@ -1,6 +1,6 @@
 import type { ToolResult } from '@agentbench/schemas';
 import { describe, expect, it } from 'vitest';
-import type { Observation, ToolHistoryEntry } from '../agents/agent.js';
+import type { Observation, ToolHistoryEntry } from '../contract/agent.js';
 import { formatObservation, formatToolResult, headAndTail } from './format-observation.js';
 
 function entry(step: number, tool: ToolResult['tool'], data: Record<string, unknown>, status: 'success' | 'error' = 'success'): ToolHistoryEntry {

@@ -1,5 +1,5 @@
 import type { ToolResult } from '@agentbench/schemas';
-import type { Observation, ToolHistoryEntry } from '../agents/agent.js';
+import type { Observation, ToolHistoryEntry } from '../contract/agent.js';
 import { isRecord } from '@agentbench/helpers';
 
 export interface ObservationFormat {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ModelConfig } from '@agentbench/schemas';
-import type { ActionUsage, Agent, AgentAction, AgentFactoryOptions, AgentStartContext, Observation, ToolCall } from '../agents/agent.js';
+import type { ActionUsage, Agent, AgentAction, AgentFactoryOptions, AgentStartContext, Observation, ToolCall } from '../contract/agent.js';
 import { ConfigurationError } from '@agentbench/schemas';
 import { LlmError } from '../errors/llm-error.js';
 import type { EventLogger } from '../logging/event-logger.js';
@@ -9,7 +9,7 @@ import { extractDiff } from './diff-extraction.js';
 import { formatObservation, type ObservationFormat } from './format-observation.js';
 import { createLlmClient, type LlmClientOptions } from './llm-client.js';
 import { resolveLlmConfig, type LlmConfigOverrides } from './llm-config.js';
-import type { LlmCallObserver, LlmClient, LlmMessage, LlmResponse, LlmToolDefinition } from './llm-types.js';
+import type { LlmCallObserver, LlmClient, LlmMessage, LlmResponse, LlmToolDefinition } from '../contract/llm-types.js';
 import { systemPromptV1 } from './system-prompt.js';
 import { parseToolCall, type ParsedToolCall } from './tool-arguments.js';
 

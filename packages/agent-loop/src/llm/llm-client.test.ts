@@ -2,7 +2,7 @@ import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '@agentb
 import { afterEach, describe, expect, it } from 'vitest';
 import { LlmError } from '../errors/llm-error.js';
 import { createLlmClient, type LlmClientOptions } from './llm-client.js';
-import type { LlmCallObserver } from './llm-types.js';
+import type { LlmCallObserver } from '../contract/llm-types.js';
 
 let server: FakeLlmServer | undefined;
 

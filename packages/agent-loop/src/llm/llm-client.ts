@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { ConfigurationError } from '@agentbench/schemas';
 import { LlmError } from '../errors/llm-error.js';
 import { chatRequestBody, readChatCompletion } from './chat-completions-api.js';
-import type { LlmApi, LlmClient, LlmRequest, LlmResponse } from './llm-types.js';
+import type { LlmApi, LlmClient, LlmRequest, LlmResponse } from '../contract/llm-types.js';
 import { checkPricing, type ModelPricing } from './llm-usage.js';
 import { normalizeLlmError } from './normalize-llm-error.js';
 import { readResponse, responsesRequestBody } from './responses-api.js';

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '@agentbench/schemas';
 import type { LlmClientOptions } from './llm-client.js';
-import type { LlmApi } from './llm-types.js';
+import type { LlmApi } from '../contract/llm-types.js';
 import type { ModelPricing } from './llm-usage.js';
 
 /** OpenRouter's OpenAI-compatible endpoint: the default base URL of the agent's and the scenario runner's LLM clients (their one home). */

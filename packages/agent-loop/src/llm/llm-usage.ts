@@ -1,5 +1,5 @@
 import { ConfigurationError } from '@agentbench/schemas';
-import type { LlmUsage } from './llm-types.js';
+import type { LlmUsage } from '../contract/llm-types.js';
 
 /** Prices of one model, used only when the provider does not send `usage.cost`. */
 export interface ModelPricing {

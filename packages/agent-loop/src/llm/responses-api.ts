@@ -1,4 +1,4 @@
-import type { LlmRequest, LlmResponse, LlmToolCall } from './llm-types.js';
+import type { LlmRequest, LlmResponse, LlmToolCall } from '../contract/llm-types.js';
 import { readUsage, type ModelPricing } from './llm-usage.js';
 import type { SamplingOptions } from './sampling-options.js';
 import { isRecord } from '@agentbench/helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LlmToolDefinition } from './llm-types.js';
+import type { LlmToolDefinition } from '../contract/llm-types.js';
 import { parseToolCall } from './tool-arguments.js';
 
 const definitions: LlmToolDefinition[] = [

@@ -1,5 +1,5 @@
 import { TOOL_NAMES, type ToolName } from '@agentbench/schemas';
-import type { LlmToolCall, LlmToolDefinition } from './llm-types.js';
+import type { LlmToolCall, LlmToolDefinition } from '../contract/llm-types.js';
 
 export type ParsedToolCall =
   | { isValid: true; call: LlmToolCall; tool: ToolName; params: Record<string, unknown> }

@@ -1,4 +1,4 @@
-import type { LlmToolDefinition } from './llm-types.js';
+import type { LlmToolDefinition } from '../contract/llm-types.js';
 
 /** A definition in OpenAI's function-calling shape, as `@agentbench/tools` exports them. */
 export interface FunctionToolDefinitionLike {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ToolRequest, ToolResult } from '@agentbench/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLoopFixture, FIXING_PATCH, harmlessPatch, readEvents, TEST_COMMAND, type LoopFixture } from '../../test/fixtures.js';
-import type { Agent, AgentAction, Observation } from '../agents/agent.js';
+import type { Agent, AgentAction, Observation } from '../contract/agent.js';
 import { ScriptedAgent } from '../agents/scripted-agent.js';
 import { AgentLoopError } from '../errors/agent-loop-error.js';
 import { LlmError } from '../errors/llm-error.js';

@@ -1,11 +1,9 @@
 import { formatIssue, type ValidationIssue } from '@agentbench/schemas';
 import { EvaluatorsError } from './evaluators-error.js';
 
-const parameterMarker = Symbol.for('agentbench.evaluators.evaluation-parameter-error');
-
 /** Evaluation entries are not valid (unknown type, bad parameters, misplaced). Carries every issue; the message lists them one per line. */
 export class EvaluationParameterError extends EvaluatorsError {
-  readonly [parameterMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.evaluators.evaluation-parameter-error');
   override readonly name = 'EvaluationParameterError';
   readonly issues: readonly ValidationIssue[];
 
@@ -14,9 +12,5 @@ export class EvaluationParameterError extends EvaluatorsError {
     const heading = `evaluations are not valid (${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}):`;
     super([heading, ...issues.map((issue) => `  ${formatIssue(issue)}`)].join('\n'));
     this.issues = issues;
-  }
-
-  static override isInstance(value: unknown): value is EvaluationParameterError {
-    return typeof value === 'object' && value !== null && parameterMarker in value;
   }
 }

@@ -1,13 +1,7 @@
-import { AgentBenchError } from '@agentbench/schemas';
-
-const evaluatorsMarker = Symbol.for('agentbench.evaluators-error');
+import { MarkedError } from '@agentbench/schemas';
 
 /** Base error of @agentbench/evaluators. `isInstance` checks a `Symbol.for` marker, so it works across copies of the package. */
-export class EvaluatorsError extends AgentBenchError {
-  readonly [evaluatorsMarker] = true;
+export class EvaluatorsError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for('agentbench.evaluators-error');
   override readonly name: string = 'EvaluatorsError';
-
-  static override isInstance(value: unknown): value is EvaluatorsError {
-    return typeof value === 'object' && value !== null && evaluatorsMarker in value;
-  }
 }

@@ -1,13 +1,11 @@
 import { EvaluatorsError } from './evaluators-error.js';
 
-const loadMarker = Symbol.for('agentbench.evaluators.plugin-load-error');
-
 /**
  * A plugin could not be loaded: not installed, path not found, the module threw on import, or it has no
  * valid plugin export. The message names the reference, where it came from, the resolved path and the cause.
  */
 export class PluginLoadError extends EvaluatorsError {
-  readonly [loadMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.evaluators.plugin-load-error');
   override readonly name: string = 'PluginLoadError';
   /** The reference as written: a package name or a relative path. */
   readonly reference: string;
@@ -18,9 +16,5 @@ export class PluginLoadError extends EvaluatorsError {
     super(message, options);
     this.reference = reference;
     this.resolvedPath = options?.resolvedPath;
-  }
-
-  static override isInstance(value: unknown): value is PluginLoadError {
-    return typeof value === 'object' && value !== null && loadMarker in value;
   }
 }

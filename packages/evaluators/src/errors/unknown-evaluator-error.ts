@@ -1,10 +1,8 @@
 import { EvaluatorsError } from './evaluators-error.js';
 
-const unknownMarker = Symbol.for('agentbench.evaluators.unknown-evaluator-error');
-
 /** No evaluator is registered for a type. `knownTypes` lists the registered ones. */
 export class UnknownEvaluatorError extends EvaluatorsError {
-  readonly [unknownMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.evaluators.unknown-evaluator-error');
   override readonly name = 'UnknownEvaluatorError';
   readonly type: string;
   readonly knownTypes: readonly string[];
@@ -13,9 +11,5 @@ export class UnknownEvaluatorError extends EvaluatorsError {
     super(message);
     this.type = type;
     this.knownTypes = knownTypes;
-  }
-
-  static override isInstance(value: unknown): value is UnknownEvaluatorError {
-    return typeof value === 'object' && value !== null && unknownMarker in value;
   }
 }

@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { JudgeError } from '../errors/judge-error.js';
+import { JudgeError } from './judge-error.js';
 import { JudgeCache, judgeCacheKey, type StructuredOutputTransport, type TokenUsage } from './judge-cache.js';
 import { judgeModelFor, resolveJudgeConfiguration, type JudgeClientOptions, type JudgeConfiguration } from './judge-configuration.js';
 import { jsonSchemaViolations, prepareStrictSchema, type JsonSchemaObject } from './json-schema-subset.js';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { JudgeError } from '../errors/judge-error.js';
+import { JudgeError } from './judge-error.js';
 
 /** How structured output is requested: the JSON schema response format, a forced tool call, or the first that works. */
 export type StructuredOutputMode = 'auto' | 'json_schema' | 'tool';

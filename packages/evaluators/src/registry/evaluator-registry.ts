@@ -15,16 +15,16 @@ import * as v from 'valibot';
 import type { EvaluationContext } from '../context/evaluation-context.js';
 import { EvaluationParameterError } from '../errors/evaluation-parameter-error.js';
 import { EvaluatorRegistrationError } from '../errors/evaluator-registration-error.js';
-import { JudgeError } from '../errors/judge-error.js';
+import { JudgeError } from '../judge/judge-error.js';
 import { UnknownEvaluatorError } from '../errors/unknown-evaluator-error.js';
 import { evaluatorShapeProblem, type EvaluationResult, type Evaluator } from '../evaluator.js';
 import { BUILTIN_EVALUATORS } from '../evaluators/builtin-evaluators.js';
 import { parameterIssues, validateParameters } from '../parameters/validate-parameters.js';
 import type { PluginDefinition } from '../plugins/plugin-definition.js';
 import { buildPluginSet, inlinePlugin, type LoadedPluginSet } from '../plugins/plugin-set.js';
-import { capDetails, capText } from './bounded-report.js';
+import { capDetails, capText } from '../text/bounded-report.js';
 import type { EvaluationReport } from './evaluation-report.js';
-import { DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS, runGuardedEvaluation } from './guarded-evaluation.js';
+import { DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS, runGuardedEvaluation } from '../guard/guarded-evaluation.js';
 import { isRecord } from '@agentbench/helpers';
 
 /** Keys every evaluation entry may have; the rest are the evaluator's parameters. */

@@ -1,6 +1,6 @@
 import type { AgentEvent, Suspicion } from '@agentbench/schemas';
-import { capText } from '../registry/bounded-report.js';
-import { runGuardedEvaluation } from '../registry/guarded-evaluation.js';
+import { capText } from '../text/bounded-report.js';
+import { runGuardedEvaluation } from '../guard/guarded-evaluation.js';
 import { BUILTIN_SCANNERS } from './builtin-scanners.js';
 import type { ScanInput, Scanner, SuspicionFinding } from './scanner.js';
 import { parseUnifiedDiff, type DiffLimits } from './unified-diff.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorBody } from '../openai/error-body.js';
+import { errorBody } from './endpoints/openai-error-body.js';
 import { CHAT_COMPLETIONS_PATH, handleChatCompletions } from './endpoints/chat-completions-endpoint.js';
 import type { EndpointContext, EndpointHandler } from './endpoints/endpoint-context.js';
 import { COUNT_TOKENS_PATH, handleCountTokens } from './endpoints/count-tokens-endpoint.js';

@@ -1,7 +1,5 @@
 import { HarnessError } from './harness-error.js';
 
-const artifactWriteMarker = Symbol.for('agentbench.harness.artifact-write-error');
-
 /** The file system errors that mean "this place cannot take the run's files", with how to say them. */
 const WRITE_FAILURES: Readonly<Record<string, string>> = {
   EROFS: 'read-only file system',
@@ -19,7 +17,7 @@ export type ArtifactWriteFailure = keyof typeof WRITE_FAILURES;
  * error: `--out` must point somewhere writable with room. The message names the path and the cause.
  */
 export class ArtifactWriteError extends HarnessError {
-  readonly [artifactWriteMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.harness.artifact-write-error');
   override readonly name = 'ArtifactWriteError';
   /** What could not be written. */
   readonly path: string;
@@ -35,10 +33,6 @@ export class ArtifactWriteError extends HarnessError {
   /** Whether the disk is full (or over quota), as opposed to read-only or forbidden. */
   get isOutOfSpace(): boolean {
     return this.code === 'ENOSPC' || this.code === 'EDQUOT';
-  }
-
-  static override isInstance(value: unknown): value is ArtifactWriteError {
-    return typeof value === 'object' && value !== null && artifactWriteMarker in value;
   }
 }
 

@@ -1,23 +1,11 @@
-import { AgentBenchError, type FailureReason } from '@agentbench/schemas';
-
-const harnessMarker = Symbol.for('agentbench.harness-error');
+import { MarkedError } from '@agentbench/schemas';
 
 /**
  * Base error of @agentbench/harness. `isInstance` checks a `Symbol.for` marker, so it works
  * across copies of the package. `failureReason`, when set, is how the attempt that hit the
- * error is recorded (read by `failureReasonForError` of @agentbench/scoring).
+ * error is recorded (`failureReason` of MarkedError).
  */
-export class HarnessError extends AgentBenchError {
-  readonly [harnessMarker] = true;
+export class HarnessError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for('agentbench.harness-error');
   override readonly name: string = 'HarnessError';
-  readonly failureReason?: FailureReason;
-
-  constructor(message: string, options?: { cause?: unknown; failureReason?: FailureReason }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    if (options?.failureReason !== undefined) this.failureReason = options.failureReason;
-  }
-
-  static override isInstance(value: unknown): value is HarnessError {
-    return typeof value === 'object' && value !== null && harnessMarker in value;
-  }
 }

@@ -1,12 +1,10 @@
 import { HarnessError } from './harness-error.js';
 
-const repositoryMarker = Symbol.for('agentbench.harness.repository-error');
-
 export type RepositoryStage = 'git_clone' | 'git_checkout';
 
 /** Cloning or checking out a task's repository failed; the message carries git's own words. */
 export class RepositoryError extends HarnessError {
-  readonly [repositoryMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.harness.repository-error');
   override readonly name = 'RepositoryError';
   readonly stage: RepositoryStage;
   /** The repository as the task names it (after resolving relative paths). */
@@ -29,9 +27,5 @@ export class RepositoryError extends HarnessError {
     if (options.source !== undefined) this.source = options.source;
     this.commit = options.commit;
     this.gitMessage = options.gitMessage.trim();
-  }
-
-  static override isInstance(value: unknown): value is RepositoryError {
-    return typeof value === 'object' && value !== null && repositoryMarker in value;
   }
 }

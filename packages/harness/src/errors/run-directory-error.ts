@@ -1,10 +1,8 @@
 import { HarnessError } from './harness-error.js';
 
-const runDirectoryMarker = Symbol.for('agentbench.harness.run-directory-error');
-
 /** A run directory cannot be used: not a suite run, another process holds it, a corrupt record file. */
 export class RunDirectoryError extends HarnessError {
-  readonly [runDirectoryMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.harness.run-directory-error');
   override readonly name = 'RunDirectoryError';
   /** The file or folder the problem is about. */
   readonly path: string;
@@ -12,9 +10,5 @@ export class RunDirectoryError extends HarnessError {
   constructor(path: string, message: string, options?: { cause?: unknown }) {
     super(`${path}: ${message}`, options);
     this.path = path;
-  }
-
-  static override isInstance(value: unknown): value is RunDirectoryError {
-    return typeof value === 'object' && value !== null && runDirectoryMarker in value;
   }
 }

@@ -1,7 +1,5 @@
 import { HarnessError } from './harness-error.js';
 
-const unstartablePlanMarker = Symbol.for('agentbench.harness.unstartable-plan-error');
-
 /** One task of a plan that its agent cannot start on. */
 export interface UnstartableTask {
   taskId: string;
@@ -17,7 +15,7 @@ export interface UnstartableTask {
  * chosen agent. One line per task, then how to fix it.
  */
 export class UnstartablePlanError extends HarnessError {
-  readonly [unstartablePlanMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.harness.unstartable-plan-error');
   override readonly name = 'UnstartablePlanError';
   readonly tasks: readonly UnstartableTask[];
 
@@ -30,9 +28,5 @@ export class UnstartablePlanError extends HarnessError {
     ];
     super(lines.join('\n'));
     this.tasks = tasks;
-  }
-
-  static override isInstance(value: unknown): value is UnstartablePlanError {
-    return typeof value === 'object' && value !== null && unstartablePlanMarker in value;
   }
 }

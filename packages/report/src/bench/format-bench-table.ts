@@ -1,5 +1,5 @@
 import { costUnknownText } from '../summary/cost-unknown.js';
-import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
+import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from '../format/format-figures.js';
 import { formatAttemptCounts } from '../summary/attempt-counts.js';
 import type { ModelBenchmarkResult } from './summarize-model-benchmark.js';
 

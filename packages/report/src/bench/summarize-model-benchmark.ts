@@ -1,17 +1,11 @@
 import path from 'node:path';
-import type { BenchSummary } from '@agentbench/schemas';
+import type { BenchSummary, ProbeOutcome } from '@agentbench/schemas';
 import { writeJsonAtomic } from '@agentbench/helpers';
 import type { ReportModel } from '../model/report-model.js';
 import { readRunFolders } from '../read/read-run-folders.js';
 import { sandboxFactsOf } from '../summary/sandbox-facts.js';
 import { summarizeGroup, type GroupSummary } from '../summary/summarize-report.js';
 import { formatAttemptCounts } from '../summary/attempt-counts.js';
-
-/** A probe's answer, as the benchmark recorded it. */
-export interface ProbeOutcome {
-  isAnswering: boolean;
-  message: string;
-}
 
 /** What a benchmark ran: `runModelBenchmark` of @agentbench/harness returns it. */
 export interface ModelBenchmarkRunInput {

@@ -11,7 +11,7 @@ import {
   type AttemptPair,
   type AttemptSide,
   type ComparedRun,
-  type Divergence,
+  type TrajectoryDivergence,
   type FigureDelta,
   type PairOutcome,
   type RunComparison,
@@ -169,7 +169,7 @@ export async function compareRuns(folderA: string, folderB: string, options: Com
           options.bootstrap,
         );
 
-  const divergences: Divergence[] = [];
+  const divergences: TrajectoryDivergence[] = [];
   for (const pair of pairs) {
     if (pair.outcome !== 'regression' && pair.outcome !== 'fix') continue;
     const [rowA, rowB] = rowsOfPair.get(pair) as [ReportRow, ReportRow];

@@ -1,5 +1,5 @@
 import { formatSuspicion } from '@agentbench/schemas';
-import { formatCost, formatNumber, formatPercent, formatSeconds } from '../render/format-figures.js';
+import { formatCost, formatNumber, formatPercent, formatSeconds } from '../format/format-figures.js';
 import { costUnknownText } from '../summary/cost-unknown.js';
 import type { FigureDelta, PairOutcome, RunComparison } from './run-comparison.js';
 

@@ -1,4 +1,4 @@
-import type { Divergence, ToolCallStep } from './run-comparison.js';
+import type { TrajectoryDivergence, ToolCallStep } from './run-comparison.js';
 import type { ToolCallTrajectory } from './read-tool-calls.js';
 
 /** Tool calls of each side kept for the side-by-side view. */
@@ -19,7 +19,7 @@ export function firstDivergence(
   pair: { taskId: string; repeat: number; outcome: 'regression' | 'fix' },
   trajectoryA: ToolCallTrajectory,
   trajectoryB: ToolCallTrajectory,
-): Divergence {
+): TrajectoryDivergence {
   const base = {
     ...pair,
     trajectoryA: trajectoryA.calls.slice(0, MAX_TRAJECTORY_STEPS).map((call) => shown(call) as ToolCallStep),

@@ -1,9 +1,9 @@
-import type { AttemptPair, Divergence, RunComparison, ToolCallStep } from './run-comparison.js';
+import type { AttemptPair, TrajectoryDivergence, RunComparison, ToolCallStep } from './run-comparison.js';
 
 /** Changed pairs that read the same: one task, one change (and result on each side), one divergence. */
 export interface ChangedTaskGroup {
   /** The group's first pair's divergence: its trajectories are the ones shown. */
-  divergence: Divergence;
+  divergence: TrajectoryDivergence;
   /** Every pair of the group, by repeat. */
   pairs: AttemptPair[];
 }

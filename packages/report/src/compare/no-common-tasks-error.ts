@@ -1,10 +1,8 @@
 import { ReportError } from '../errors/report-error.js';
 
-const noCommonTasksMarker = Symbol.for('agentbench.report.no-common-tasks-error');
-
 /** Two runs given to `compareRuns` share no task, so nothing can be paired. */
 export class NoCommonTasksError extends ReportError {
-  readonly [noCommonTasksMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.report.no-common-tasks-error');
   override readonly name = 'NoCommonTasksError';
   readonly folderA: string;
   readonly folderB: string;
@@ -14,9 +12,5 @@ export class NoCommonTasksError extends ReportError {
     super(`${folderA} and ${folderB} have no task in common (A: ${list(tasksA)}; B: ${list(tasksB)}): compare runs of the same tasks`);
     this.folderA = folderA;
     this.folderB = folderB;
-  }
-
-  static override isInstance(value: unknown): value is NoCommonTasksError {
-    return typeof value === 'object' && value !== null && noCommonTasksMarker in value;
   }
 }

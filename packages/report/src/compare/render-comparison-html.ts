@@ -1,8 +1,8 @@
-import { REPORT_STYLES } from '../render/html-styles.js';
-import { escapeXml as escapeHtml } from '../render/render-junit.js';
+import { REPORT_STYLES } from '../format/html-styles.js';
+import { escapeXml as escapeHtml } from '../format/escape-xml.js';
 import { FIGURE_LABELS, OUTCOME_LABELS, costUnknownLines, formatFigure, formatFigureDelta, mcnemarLine, pairsLine, passRateLine, suspicionLines, verdictLine } from './comparison-phrases.js';
 import { attemptsOfGroup, groupChangedTasks } from './group-changed-tasks.js';
-import type { Divergence, RunComparison, ToolCallStep } from './run-comparison.js';
+import type { TrajectoryDivergence, RunComparison, ToolCallStep } from './run-comparison.js';
 
 /** The comparison section's own CSS, beside REPORT_STYLES (on `ab compare`'s page and in `ab report A B`). */
 export const COMPARISON_STYLES = `
@@ -31,7 +31,7 @@ function stepCell(step: ToolCallStep | undefined): string {
   return `<td><strong>${escapeHtml(step.tool)}</strong> ${escapeHtml(step.arguments)}</td>`;
 }
 
-function trajectoriesTable(divergence: Divergence): string {
+function trajectoriesTable(divergence: TrajectoryDivergence): string {
   const length = Math.max(divergence.trajectoryA.length, divergence.trajectoryB.length);
   const rows: string[] = [];
   for (let index = 0; index < length; index += 1) {

@@ -65,7 +65,8 @@ export interface ToolCallStep {
   patch?: string;
 }
 
-export interface Divergence {
+/** Where two runs' tool-call trajectories of one changed task part (not a cassette's `Divergence`: a replay's first unserved request). */
+export interface TrajectoryDivergence {
   taskId: string;
   repeat: number;
   outcome: 'regression' | 'fix';
@@ -138,7 +139,7 @@ export interface RunComparison {
   /** Every pair, regressions first, then fixes, then the rest; each group by task and repeat. */
   pairs: AttemptPair[];
   /** One entry per regression and fix. */
-  divergences: Divergence[];
+  divergences: TrajectoryDivergence[];
   unpaired: UnpairedAttempt[];
   /**
    * Models whose attempts report no cost (no price for them, and the provider sent none), per run:

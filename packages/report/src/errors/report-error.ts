@@ -1,13 +1,7 @@
-import { AgentBenchError } from '@agentbench/schemas';
-
-const reportMarker = Symbol.for('agentbench.report-error');
+import { MarkedError } from '@agentbench/schemas';
 
 /** Base error of @agentbench/report. `isInstance` checks a `Symbol.for` marker, so it works across copies of the package. */
-export class ReportError extends AgentBenchError {
-  readonly [reportMarker] = true;
+export class ReportError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for('agentbench.report-error');
   override readonly name: string = 'ReportError';
-
-  static override isInstance(value: unknown): value is ReportError {
-    return typeof value === 'object' && value !== null && reportMarker in value;
-  }
 }

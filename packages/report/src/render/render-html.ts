@@ -5,10 +5,10 @@ import { summarizeReport, type GroupSummary } from '../summary/summarize-report.
 import { costUnknownText } from '../summary/cost-unknown.js';
 import { sandboxFactsOf } from '../summary/sandbox-facts.js';
 import { formatAttemptCounts } from '../summary/attempt-counts.js';
-import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
+import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from '../format/format-figures.js';
 import { REPORT_SCRIPT } from './html-script.js';
-import { REPORT_STYLES } from './html-styles.js';
-import { escapeXml as escapeHtml } from './render-junit.js';
+import { REPORT_STYLES } from '../format/html-styles.js';
+import { escapeXml as escapeHtml } from '../format/escape-xml.js';
 import { isBaselineSource, resultWording, type ResultWording } from './result-wording.js';
 import { failureChart, passRateChart } from './svg-charts.js';
 import { suspicionLines } from './suspicion-rows.js';

@@ -3,7 +3,7 @@ import { formatReadProblem } from '../model/report-model.js';
 import { summarizeReport, type GroupSummary } from '../summary/summarize-report.js';
 import { costUnknownText } from '../summary/cost-unknown.js';
 import { sandboxFactsOf } from '../summary/sandbox-facts.js';
-import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from './format-figures.js';
+import { formatCost, formatErroredNotCounted, formatNumber, formatPercent, formatSeconds } from '../format/format-figures.js';
 import { resultWording } from './result-wording.js';
 import { formatAttemptCounts, taskValidityMark, taskValidityText } from '../summary/attempt-counts.js';
 import { suspicionLines } from './suspicion-rows.js';

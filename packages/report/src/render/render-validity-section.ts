@@ -1,5 +1,5 @@
 import type { ReportModel } from '../model/report-model.js';
-import { escapeXml as escapeHtml } from './render-junit.js';
+import { escapeXml as escapeHtml } from '../format/escape-xml.js';
 
 /**
  * The task-validity section of the HTML page (suite runs made with `--oracle-runs N`): per run

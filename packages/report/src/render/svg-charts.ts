@@ -1,5 +1,5 @@
 import type { GroupSummary } from '../summary/summarize-report.js';
-import { escapeXml } from './render-junit.js';
+import { escapeXml } from '../format/escape-xml.js';
 
 /** The narrowest label column; it grows with the longest label (run folder names are long). */
 const MIN_LABEL_WIDTH = 210;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { readRunFolders, type ReadRunFoldersOptions } from '../read/read-run-folders.js';
 import { renderHtmlReport } from '../render/render-html.js';
-import { escapeXml as escapeHtml } from '../render/render-junit.js';
+import { escapeXml as escapeHtml } from '../format/escape-xml.js';
 
 export interface ServeReportOptions extends ReadRunFoldersOptions {
   runDirs: readonly string[];

@@ -1,6 +1,4 @@
-import { AgentBenchError } from '@agentbench/schemas';
-
-const sandboxMarker = Symbol.for('agentbench.sandbox-error');
+import { MarkedError } from '@agentbench/schemas';
 
 /** Kinds of sandbox failure a caller can branch on. */
 export type SandboxErrorKind =
@@ -17,21 +15,17 @@ export type SandboxErrorKind =
   | 'internal';
 
 /** Base error of @agentbench/sandbox. `isInstance` works across copies of the package. */
-export class SandboxError extends AgentBenchError {
-  readonly [sandboxMarker] = true;
+export class SandboxError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for('agentbench.sandbox-error');
   override readonly name: string = 'SandboxError';
   readonly kind: SandboxErrorKind;
   /** The sandbox path (or image, or backend) the error is about, when there is one. */
   readonly subject?: string;
 
   constructor(kind: SandboxErrorKind, message: string, options?: { subject?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(message, options);
     this.kind = kind;
     if (options?.subject !== undefined) this.subject = options.subject;
-  }
-
-  static override isInstance(value: unknown): value is SandboxError {
-    return typeof value === 'object' && value !== null && sandboxMarker in value;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FileValidationChecks } from '@agentbench/schemas';
 import { planScenario, type PlanScenarioOptions } from '../plan/plan-scenario.js';
-import { checkMatrix } from './check-matrix.js';
+import { checkMatrix } from '../matrix/check-matrix.js';
 
 /**
  * The checks a run makes before it starts, for `validateFile` (`ab validate`): for a scenario, its plan

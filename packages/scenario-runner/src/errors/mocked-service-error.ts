@@ -1,10 +1,8 @@
 import { ScenarioRunnerError } from './scenario-runner-error.js';
 
-const mockedMarker = Symbol.for('agentbench.scenario-runner.mocked-service-error');
-
 /** The error a mock's `error: {code, message, status}` makes a service call throw. */
 export class MockedServiceError extends ScenarioRunnerError {
-  readonly [mockedMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.scenario-runner.mocked-service-error');
   override readonly name = 'MockedServiceError';
   readonly code: string;
   readonly status: number | undefined;
@@ -13,9 +11,5 @@ export class MockedServiceError extends ScenarioRunnerError {
     super('service_call', options.message);
     this.code = options.code;
     this.status = options.status;
-  }
-
-  static override isInstance(value: unknown): value is MockedServiceError {
-    return typeof value === 'object' && value !== null && mockedMarker in value;
   }
 }

@@ -1,6 +1,4 @@
-import { AgentBenchError } from '@agentbench/schemas';
-
-const scenarioRunnerMarker = Symbol.for('agentbench.scenario-runner-error');
+import { MarkedError } from '@agentbench/schemas';
 
 /** What went wrong, for callers that branch on it. */
 export type ScenarioRunnerErrorKind =
@@ -28,17 +26,13 @@ export type ScenarioRunnerErrorKind =
  * user's input or environment, and its message says what to change. `isInstance` works across copies
  * of the package.
  */
-export class ScenarioRunnerError extends AgentBenchError {
-  readonly [scenarioRunnerMarker] = true;
+export class ScenarioRunnerError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for('agentbench.scenario-runner-error');
   override readonly name: string = 'ScenarioRunnerError';
   readonly kind: ScenarioRunnerErrorKind;
 
   constructor(kind: ScenarioRunnerErrorKind, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(message, options);
     this.kind = kind;
-  }
-
-  static override isInstance(value: unknown): value is ScenarioRunnerError {
-    return typeof value === 'object' && value !== null && scenarioRunnerMarker in value;
   }
 }

@@ -5,7 +5,7 @@ import { runScheduled } from '@agentbench/scheduler';
 import { passHatK, wilsonInterval } from '@agentbench/scoring';
 import { ulid } from 'ulid';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
-import { checkMatrix } from '../check/check-matrix.js';
+import { checkMatrix } from './check-matrix.js';
 import { checkAgentEndpoint } from './check-agent-endpoint.js';
 import type { ScenarioPlan } from '../plan/plan-scenario.js';
 import { checkSeed, createSeededRandom, randomSeed } from '../random/seeded-random.js';

@@ -3,7 +3,7 @@ import { DEFAULT_DOCKER_IMAGE } from '@agentbench/sandbox';
 import { formatIssue, loadScenario, type LoadedScenario, type ValidationIssue } from '@agentbench/schemas';
 import { toolDefinitions } from '@agentbench/tools';
 import type { AgentSpec } from '../agents/agent-under-test.js';
-import { scenarioContentIssues } from '../check/scenario-content-issues.js';
+import { scenarioContentIssues } from '../validation/scenario-content-issues.js';
 import { conditionKeywords, type CustomTerminationCondition } from '../conversation/termination.js';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
 import { IsolatedScriptRunner } from '../mocks/isolated-script-runner.js';

@@ -2,6 +2,12 @@ import * as v from 'valibot';
 
 // `bench-summary.json` of `ab bench-models`: per model, the figures read back from its folder like any report.
 
+/** What a model probe found before a benchmark (does the model answer at all?); recorded as `probe` below. */
+export interface ProbeOutcome {
+  isAnswering: boolean;
+  message: string;
+}
+
 const NullableNumber = v.nullable(v.number());
 const CountsByReason = v.record(v.string(), v.number());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ValidationIssue } from '../loading/validation-issue.js';
+import type { ValidationIssue } from './validation-issue.js';
 import { FileValidationError } from './file-validation-error.js';
 import { SchemasError } from './schemas-error.js';
 import { SuiteNotFoundError } from './suite-not-found-error.js';

@@ -1,12 +1,10 @@
-import type { ValidationIssue } from '../loading/validation-issue.js';
-import { formatIssueList } from '../loading/validation-issue.js';
+import type { ValidationIssue } from './validation-issue.js';
+import { formatIssueList } from './validation-issue.js';
 import { SchemasError } from './schemas-error.js';
-
-const fileValidationMarker = Symbol.for('agentbench.schemas.file-validation-error');
 
 /** One or more files failed validation. Carries every issue (errors and warnings); the message lists them one per line. */
 export class FileValidationError extends SchemasError {
-  readonly [fileValidationMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.schemas.file-validation-error');
   override readonly name = 'FileValidationError';
   readonly issues: readonly ValidationIssue[];
 
@@ -24,9 +22,5 @@ export class FileValidationError extends SchemasError {
   /** Only the error-severity issues. */
   get errors(): ValidationIssue[] {
     return this.issues.filter((issue) => issue.severity === 'error');
-  }
-
-  static override isInstance(value: unknown): value is FileValidationError {
-    return typeof value === 'object' && value !== null && fileValidationMarker in value;
   }
 }

@@ -1,13 +1,7 @@
-import { AgentBenchError } from './agentbench-error.js';
-
-const schemasMarker = Symbol.for('agentbench.schemas-error');
+import { MarkedError } from './marked-error.js';
 
 /** Base error of @agentbench/schemas. `isInstance` checks a `Symbol.for` marker, so it works across copies of the package. */
-export class SchemasError extends AgentBenchError {
-  readonly [schemasMarker] = true;
+export class SchemasError extends MarkedError {
+  static override readonly marker: symbol = Symbol.for('agentbench.schemas-error');
   override readonly name: string = 'SchemasError';
-
-  static override isInstance(value: unknown): value is SchemasError {
-    return typeof value === 'object' && value !== null && schemasMarker in value;
-  }
 }

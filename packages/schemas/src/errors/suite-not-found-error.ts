@@ -1,10 +1,8 @@
 import { SchemasError } from './schemas-error.js';
 
-const suiteNotFoundMarker = Symbol.for('agentbench.schemas.suite-not-found-error');
-
 /** `loadSuite` found no task of the requested suite. The message lists the suites that do exist. */
 export class SuiteNotFoundError extends SchemasError {
-  readonly [suiteNotFoundMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.schemas.suite-not-found-error');
   override readonly name = 'SuiteNotFoundError';
   readonly suite: string;
   readonly tasksDir: string;
@@ -18,9 +16,5 @@ export class SuiteNotFoundError extends SchemasError {
     this.suite = options.suite;
     this.tasksDir = options.tasksDir;
     this.availableSuites = options.availableSuites;
-  }
-
-  static override isInstance(value: unknown): value is SuiteNotFoundError {
-    return typeof value === 'object' && value !== null && suiteNotFoundMarker in value;
   }
 }

@@ -3,7 +3,7 @@ import { validScenarioYaml } from '../../test/helpers/fixtures.js';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { loadScenario, validateScenarioFile } from './load-scenario.js';
-import { formatIssue } from './validation-issue.js';
+import { formatIssue } from '../errors/validation-issue.js';
 
 let directory: TemporaryDirectory;
 beforeEach(async () => {

@@ -5,7 +5,7 @@ import { ScenarioSchema, type Scenario } from '../scenario/scenario-schema.js';
 import { parseFieldPath, type FieldPath } from './field-path.js';
 import { readYamlFile } from './read-source-file.js';
 import { toValidationIssues } from './valibot-issues.js';
-import { sortIssues, type ValidationIssue } from './validation-issue.js';
+import { sortIssues, type ValidationIssue } from '../errors/validation-issue.js';
 import type { ValidationResult } from './validation-result.js';
 import type { LocateOptions, SourcePosition } from './yaml-source.js';
 

@@ -5,7 +5,7 @@ import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../t
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { SuiteNotFoundError } from '../errors/suite-not-found-error.js';
 import { listSuites, loadSuite } from './load-suite.js';
-import { formatIssue } from './validation-issue.js';
+import { formatIssue } from '../errors/validation-issue.js';
 
 let directory: TemporaryDirectory;
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import { FileValidationError } from '../errors/file-validation-error.js';
 import { SuiteNotFoundError } from '../errors/suite-not-found-error.js';
 import { validateTaskFile, type LoadedTask } from './load-task.js';
 import { readInputFile } from './read-input-file.js';
-import { hasErrors, sortIssues, type ValidationIssue } from './validation-issue.js';
+import { hasErrors, sortIssues, type ValidationIssue } from '../errors/validation-issue.js';
 import { parseYamlSource } from './yaml-source.js';
 
 export interface LoadedSuite {

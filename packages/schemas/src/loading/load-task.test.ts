@@ -7,7 +7,7 @@ import { FileValidationError } from '../errors/file-validation-error.js';
 import { SchemasError } from '../errors/schemas-error.js';
 import { HARNESS_VERSION } from '../version.js';
 import { loadTask, resolveRepositoryUrl, validateTaskFile } from './load-task.js';
-import { formatIssue } from './validation-issue.js';
+import { formatIssue } from '../errors/validation-issue.js';
 
 let directory: TemporaryDirectory;
 beforeEach(async () => {

@@ -6,7 +6,7 @@ import { ScriptedToolCallListSchema, TaskSchema, type ScriptedToolCall, type Tas
 import { MAX_SHOWN_PATH_CHARACTERS, showText, showValue } from '../shared/display-value.js';
 import { readYamlFile } from './read-source-file.js';
 import { toValidationIssues } from './valibot-issues.js';
-import { hasErrors, sortIssues, type ValidationIssue } from './validation-issue.js';
+import { hasErrors, sortIssues, type ValidationIssue } from '../errors/validation-issue.js';
 import type { ValidationResult } from './validation-result.js';
 import { pathExists } from '@agentbench/helpers';
 

@@ -1,8 +1,8 @@
 import { constants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { InputFileError } from '../errors/input-file-error.js';
-import type { InputFileProblem } from './input-file-problem.js';
-import type { ValidationIssue } from './validation-issue.js';
+import type { InputFileProblem } from '../errors/input-file-problem.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 
 /**
  * Largest input file read (1 MiB): task, scenario, matrix, agent script, env and config files. Checked

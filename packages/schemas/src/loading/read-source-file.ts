@@ -1,5 +1,5 @@
 import { inputFileIssue, readInputFile } from './read-input-file.js';
-import type { ValidationIssue } from './validation-issue.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export type ReadSourceResult = { source: YamlSource; issues: [] } | { source: undefined; issues: ValidationIssue[] };

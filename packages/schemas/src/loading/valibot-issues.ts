@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { showFieldPath } from './field-path.js';
-import type { ValidationIssue } from './validation-issue.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 import type { Locate } from './yaml-source.js';
 import { closestName } from '../shared/closest-name.js';
 import { MAX_SHOWN_VALUE_CHARACTERS, showText, showValue } from '../shared/display-value.js';

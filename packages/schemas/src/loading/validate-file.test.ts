@@ -5,7 +5,7 @@ import { validScenarioYaml, validTaskYaml } from '../../test/helpers/fixtures.js
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { MAX_INPUT_FILE_BYTES } from './read-input-file.js';
 import { validateFile } from './validate-file.js';
-import { formatIssue } from './validation-issue.js';
+import { formatIssue } from '../errors/validation-issue.js';
 
 let directory: TemporaryDirectory;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { validateMatrixFile, type LoadedMatrix } from './load-matrix.js';
 import { validateScenarioFile, type LoadedScenario } from './load-scenario.js';
 import { validateTaskFile } from './load-task.js';
 import { inputFileIssue, readInputFile } from './read-input-file.js';
-import type { ValidationIssue } from './validation-issue.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 import { parseYamlSource } from './yaml-source.js';
 
 export interface FileValidationReport {

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from './validation-issue.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 
 /** The outcome of validating one file: `success` is false when any issue is an error. Warnings come with both. */
 export type ValidationResult<TValue> =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from './validation-issue.js';
+import { formatIssue } from '../errors/validation-issue.js';
 import { MAX_ALIAS_EXPANSION, MAX_NESTING_DEPTH, MAX_YAML_TOKENS, parseYamlSource } from './yaml-source.js';
 
 function problems(text: string): string[] {

@@ -1,7 +1,7 @@
 import { CST, isAlias, isCollection, isMap, isScalar, isSeq, Lexer, LineCounter, parseDocument, type Document, type Node, type YAMLError } from 'yaml';
 import { showText, showValue } from '../shared/display-value.js';
 import { parseFieldPath, type FieldPath } from './field-path.js';
-import type { ValidationIssue } from './validation-issue.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 
 export interface SourcePosition {
   /** 1-based line. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssue, formatIssueList, type ValidationIssue } from '../loading/validation-issue.js';
+import { formatIssue, formatIssueList, type ValidationIssue } from '../errors/validation-issue.js';
 import { boundMessage, showText, showValue } from './display-value.js';
 
 describe('showValue', () => {

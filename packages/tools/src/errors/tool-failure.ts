@@ -1,14 +1,12 @@
 import type { ToolErrorKind } from '@agentbench/schemas';
 import { ToolsError } from './tools-error.js';
 
-const failureMarker = Symbol.for('agentbench.tool-failure');
-
 /**
  * A tool call that failed for a reason the agent should see (a missing file, a patch that
  * does not apply). Thrown inside a tool and turned into an error ToolResult by the tool set.
  */
 export class ToolFailure extends ToolsError {
-  readonly [failureMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.tool-failure');
   override readonly name = 'ToolFailure';
   readonly kind: ToolErrorKind;
   readonly details: Record<string, unknown> | undefined;
@@ -17,9 +15,5 @@ export class ToolFailure extends ToolsError {
     super(message, options);
     this.kind = kind;
     this.details = details;
-  }
-
-  static override isInstance(value: unknown): value is ToolFailure {
-    return typeof value === 'object' && value !== null && failureMarker in value;
   }
 }

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import type { ConversationTurn, EvaluationContext } from '../../context/evaluation-context.js';
-import { JudgeError } from '../../errors/judge-error.js';
+import { JudgeError } from '../../judge/judge-error.js';
 import { defineEvaluator, type EvaluationResult } from '../../evaluator.js';
 import { createJudgeClient } from '../../judge/judge-client.js';
 import { JUDGE_MODEL_TYPE_NAMES } from '../../judge/judge-configuration.js';
 import type { JsonSchemaObject } from '../../judge/json-schema-subset.js';
-import { conversationTranscript, JUDGE_SYSTEM_PROMPT } from '../../judge/run-material.js';
+import { conversationTranscript, JUDGE_SYSTEM_PROMPT } from '../run-material.js';
 import { countPhrase, countPhraseNotNegated } from '../../text/phrase-match.js';
 import { FractionSchema, NonEmptyTextListSchema } from '../parameter-schemas.js';
 import { DEFAULT_NEGATIVE_INDICATORS, DEFAULT_POSITIVE_INDICATORS } from './conversation-keywords.js';

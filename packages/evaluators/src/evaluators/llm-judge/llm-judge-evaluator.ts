@@ -1,11 +1,11 @@
 import { judge as judgeOutcomes, type EvaluationOutcome } from '@agentbench/scoring';
 import type { EvaluationContext } from '../../context/evaluation-context.js';
-import { JudgeError } from '../../errors/judge-error.js';
+import { JudgeError } from '../../judge/judge-error.js';
 import { defineEvaluator, type EvaluationResult } from '../../evaluator.js';
 import type { TokenUsage } from '../../judge/judge-cache.js';
 import { createJudgeClient, type JudgeAnswer, type JudgeClient } from '../../judge/judge-client.js';
 import type { JsonSchemaObject } from '../../judge/json-schema-subset.js';
-import { describeRunForJudge, JUDGE_SYSTEM_PROMPT } from '../../judge/run-material.js';
+import { describeRunForJudge, JUDGE_SYSTEM_PROMPT } from '../run-material.js';
 import { describeExpectedAnswer, meetsExpectedAnswer } from './expected-answer.js';
 import { LEVELS_JUDGMENT_SCHEMA, YES_NO_JUDGMENT_SCHEMA } from './judge-schemas.js';
 import { LlmJudgeParametersSchema, VERDICT_LEVELS, type LlmJudgeParameters, type VerdictLevel } from './llm-judge-parameters.js';

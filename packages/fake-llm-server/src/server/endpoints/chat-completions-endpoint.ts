@@ -2,7 +2,7 @@ import { describeValue } from '@agentbench/helpers';
 import { isRecord } from '@agentbench/helpers';
 import { chatCompletionBody, chatCompletionStreamFrames } from '../../openai/chat-completions.js';
 import { chatPromptText } from '../../openai/token-count.js';
-import { openAiErrors } from '../../openai/error-body.js';
+import { openAiErrors } from './openai-error-body.js';
 import { answerCompletion } from './answer-completion.js';
 import type { CompletionApi } from './completion-api.js';
 import type { EndpointHandler } from './endpoint-context.js';

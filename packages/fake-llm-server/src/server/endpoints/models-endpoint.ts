@@ -1,4 +1,4 @@
-import { errorBody } from '../../openai/error-body.js';
+import { errorBody } from './openai-error-body.js';
 import { sendError, sendJson } from '../send-response.js';
 import type { EndpointHandler } from './endpoint-context.js';
 

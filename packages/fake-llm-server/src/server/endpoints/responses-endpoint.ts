@@ -1,7 +1,7 @@
 import { describeValue } from '@agentbench/helpers';
 import { responseBody, responseStreamFrames } from '../../openai/responses.js';
 import { responsesPromptText } from '../../openai/token-count.js';
-import { openAiErrors } from '../../openai/error-body.js';
+import { openAiErrors } from './openai-error-body.js';
 import { answerCompletion } from './answer-completion.js';
 import type { CompletionApi } from './completion-api.js';
 import type { EndpointHandler } from './endpoint-context.js';

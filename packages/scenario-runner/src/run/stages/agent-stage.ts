@@ -1,17 +1,17 @@
 import path from 'node:path';
-import { createLlmClient, type LlmClient } from '@agentbench/agent-loop';
 import type { ModelProxy } from '@agentbench/cassette';
 import type { AgentSpec, AgentUnderTest } from '../../agents/agent-under-test.js';
 import { CommandAgentUnderTest } from '../../agents/command-agent.js';
 import { HttpAgentUnderTest } from '../../agents/http-agent.js';
 import { LlmAgentUnderTest } from '../../agents/llm-agent.js';
 import { ScenarioRunnerError } from '../../errors/scenario-runner-error.js';
-import { roleClientOptions, type LlmSettings } from '../../llm/llm-settings.js';
+import type { LlmSettings } from '../../llm/llm-settings.js';
 import type { UsageMeter } from '../../llm/usage-meter.js';
 import type { ServiceGateway } from '../../services/service-gateway.js';
 import { SERVICES_URL_VARIABLE, type ServicesEndpoint } from '../../services/services-endpoint.js';
 import type { TrajectoryRecorder } from '../../trajectory/trajectory-recorder.js';
 import type { ScenarioRunResult } from '../scenario-result.js';
+import { createRoleClient } from './role-client.js';
 import { stepKind } from './steps/step-kind.js';
 import type { ScenarioRun } from './scenario-run.js';
 
@@ -47,24 +47,6 @@ interface AgentDependencies {
   cwd: string;
   models: ScenarioRunResult['parameters']['models'];
   modelProxy: ModelProxy | undefined;
-}
-
-/** An LLM client for the agent or the user simulator; the first model each role uses is recorded. */
-export function createRoleClient(
-  role: 'agent' | 'simulator',
-  settings: LlmSettings,
-  env: Readonly<Record<string, string | undefined>>,
-  sampling: { temperature?: number; maxOutputTokens?: number } | undefined,
-  models: ScenarioRunResult['parameters']['models'],
-  headers?: Record<string, string>,
-  modelProxy?: ModelProxy,
-): LlmClient {
-  const options = roleClientOptions(role, settings, env);
-  if (modelProxy !== undefined) options.transportBaseURL = modelProxy.baseUrlFor(role);
-  if (sampling !== undefined) options.sampling = sampling;
-  if (headers !== undefined) options.headers = headers;
-  models[role] ??= options.model;
-  return createLlmClient(options);
 }
 
 function createAgent(spec: AgentSpec, dependencies: AgentDependencies): AgentUnderTest {

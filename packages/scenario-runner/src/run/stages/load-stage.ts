@@ -1,7 +1,7 @@
 import { createEvaluatorRegistry, type EvaluatorRegistry } from '@agentbench/evaluators';
 import { FileValidationError, hasErrors, sortIssues, type LoadedScenario } from '@agentbench/schemas';
 import { DEFAULT_AGENT_SPEC, type AgentSpec } from '../../agents/agent-under-test.js';
-import { scenarioContentIssues } from '../../check/scenario-content-issues.js';
+import { scenarioContentIssues } from '../../validation/scenario-content-issues.js';
 import { NotInstalledError } from '../../errors/not-installed-error.js';
 import { customTerminationConditions, loadRunnerPlugins } from '../../plugins/runner-plugins.js';
 import { BUILTIN_PROVIDERS, KNOWN_PROVIDER_PLUGINS } from '../../providers/builtin-providers.js';

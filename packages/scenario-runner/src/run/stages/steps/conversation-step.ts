@@ -7,7 +7,7 @@ import { UserSimulator } from '../../../conversation/user-simulator.js';
 import { ScenarioRunnerError } from '../../../errors/scenario-runner-error.js';
 import type { EnvironmentProvider } from '../../../providers/environment-provider.js';
 import type { StepResult } from '../../scenario-result.js';
-import { createRoleClient } from '../agent-stage.js';
+import { createRoleClient } from '../role-client.js';
 import type { RunEvaluation } from '../judge-stage.js';
 import type { ScenarioRun } from '../scenario-run.js';
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEvaluationContext } from '../context/evaluation-context.js';
 import { defineEvaluator } from '../evaluator.js';
 import { definePlugin } from '../plugins/plugin-definition.js';
-import { createEvaluatorRegistry } from './evaluator-registry.js';
+import { createEvaluatorRegistry } from '../registry/evaluator-registry.js';
 import { DEFAULT_PLUGIN_EVALUATION_TIMEOUT_MS } from './guarded-evaluation.js';
 
 const context = createEvaluationContext({ response: 'hello' });

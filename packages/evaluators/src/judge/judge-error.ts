@@ -1,7 +1,5 @@
-import type { TokenUsage } from '../judge/judge-cache.js';
-import { EvaluatorsError } from './evaluators-error.js';
-
-const judgeMarker = Symbol.for('agentbench.evaluators.judge-error');
+import type { TokenUsage } from './judge-cache.js';
+import { EvaluatorsError } from '../errors/evaluators-error.js';
 
 /**
  * Why an LLM judge gave no usable answer:
@@ -14,7 +12,7 @@ export type JudgeErrorKind = 'configuration' | 'request_failed' | 'malformed_ans
 
 /** The judge could not produce a valid structured answer. Never turned into a score. */
 export class JudgeError extends EvaluatorsError {
-  readonly [judgeMarker] = true;
+  static override readonly marker: symbol = Symbol.for('agentbench.evaluators.judge-error');
   override readonly name = 'JudgeError';
   readonly kind: JudgeErrorKind;
   /** The raw answer text, when there was one (for malformed and invalid answers). */
@@ -27,9 +25,5 @@ export class JudgeError extends EvaluatorsError {
     this.kind = kind;
     this.answer = options?.answer;
     this.usage = options?.usage;
-  }
-
-  static override isInstance(value: unknown): value is JudgeError {
-    return typeof value === 'object' && value !== null && judgeMarker in value;
   }
 }

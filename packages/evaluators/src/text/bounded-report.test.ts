@@ -4,7 +4,7 @@ import { createEvaluationContext } from '../context/evaluation-context.js';
 import { defineEvaluator } from '../evaluator.js';
 import { definePlugin } from '../plugins/plugin-definition.js';
 import { capDetails, capText, MAX_EVALUATION_DETAILS_CHARACTERS, MAX_EVALUATION_MESSAGE_CHARACTERS } from './bounded-report.js';
-import { createEvaluatorRegistry } from './evaluator-registry.js';
+import { createEvaluatorRegistry } from '../registry/evaluator-registry.js';
 
 describe('capText', () => {
   it('keeps a short message and cuts a long one with the cut marked', () => {

@@ -1,7 +1,7 @@
 import type { LoadedTask, ModelConfig, ToolName, ToolRequest, ToolResult } from '@agentbench/schemas';
-import type { LlmToolDefinition } from '../llm/llm-types.js';
+import type { LlmToolDefinition } from './llm-types.js';
 import type { EventLogger } from '../logging/event-logger.js';
-import type { AgentLoopLimits } from '../loop/loop-limits.js';
+import type { AgentLoopLimits } from './loop-limits.js';
 
 /** A tool call an agent asks for. The loop gives it a `request_id` (the `id`, when set) and a timestamp. */
 export interface ToolCall {

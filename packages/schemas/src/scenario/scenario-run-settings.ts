@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AgentSpecSchema } from '../scenario/scenario-agent-schema.js';
+import { AgentSpecSchema } from './scenario-agent-schema.js';
 import { NonNegativeIntegerSchema, PositiveIntegerSchema } from '../shared/primitives.js';
 
 /** The `format` of `run-settings.json`; a file without it is not a scenario run's settings. */

@@ -1,10 +1,10 @@
 import { ScenarioSchema, toValidationIssues, type LoadedMatrix, type Scenario, type ValidationIssue } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { ScenarioRunnerError } from '../errors/scenario-runner-error.js';
-import { applyCombination, expandMatrix, filterCombinations, type MatrixCombination } from '../matrix/expand-matrix.js';
-import { setPath } from '../matrix/set-path.js';
+import { applyCombination, expandMatrix, filterCombinations, type MatrixCombination } from './expand-matrix.js';
+import { setPath } from './set-path.js';
 import { planScenarioWithRegistry, type PlanScenarioOptions, type ScenarioPlan } from '../plan/plan-scenario.js';
-import { scenarioContentIssues } from './scenario-content-issues.js';
+import { scenarioContentIssues } from '../validation/scenario-content-issues.js';
 
 export interface MatrixCheck {
   /** Problems at their place in the matrix file (and the base scenario's), errors and warnings. */

@@ -1,4 +1,4 @@
-import type { CompletionApi } from '../server/endpoints/completion-api.js';
+import type { CompletionApi } from './completion-api.js';
 
 /** An error body in OpenAI's shape: `{ error: { message, type, param, code } }`. */
 export function errorBody(message: string, type: string, code: string | null = null, param: string | null = null): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { PluginLoadError } from '../errors/plugin-load-error.js';
-import { loadPlugins } from '../plugins/load-plugins.js';
-import type { Scanner } from './scanner.js';
+import { loadPlugins } from './load-plugins.js';
+import type { Scanner } from '../scanners/scanner.js';
 
 export interface LoadScannersOptions {
   /** Where the references (paths, package names) resolve from. Default `process.cwd()`. */

@@ -9,14 +9,14 @@ export interface AgentRunPoolOptions {
 }
 
 /**
- * The warm sandboxes of an `ab run`, or none. Each attempt takes two sandboxes of one key (its own,
- * and the fresh one of its verdict: the same spec but for the workspace, logs and labels), so the
- * pool keeps two per attempt in flight. None when the caller makes the sandboxes (`createSandbox`,
+ * The warm sandboxes of an `ab run`, or none. Each attempt takes one sandbox from it, the agent's:
+ * the verdict's starts from the attempt's post-setup snapshot (a Docker image of that attempt, which
+ * no pool can hold warm), so the pool keeps one per attempt in flight. None when the caller makes the sandboxes (`createSandbox`,
  * which is how `--runtime` arrives: a warm sandbox's runtime is fixed when it starts) or runs the
  * tries itself (`runAttempt`), nor with an engines list (`engines`): each try is placed on an engine and
  * uses that engine's factory, and the pool is the local engine's.
  */
 export async function agentRunSandboxPool(options: AgentRunPoolOptions, run: { runDir: string; runId: string; concurrency: number }): Promise<RunSandboxPool | undefined> {
   if (options.createSandbox !== undefined || options.runAttempt !== undefined || options.engines !== undefined) return undefined;
-  return startRunSandboxPool({ runDir: run.runDir, runId: run.runId, size: options.sandboxPoolSize ?? 2 * run.concurrency });
+  return startRunSandboxPool({ runDir: run.runDir, runId: run.runId, size: options.sandboxPoolSize ?? run.concurrency });
 }

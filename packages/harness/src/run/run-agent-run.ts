@@ -39,6 +39,7 @@ import { recordLostTry } from './record-lost-try.js';
 import { moveInterruptedTry } from './move-interrupted-try.js';
 import { dockerOrphanEngine, removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
 import { agentRunSandboxPool } from './agent-run-sandbox-pool.js';
+import type { RunSandboxPool } from './run-sandbox-pool.js';
 import { runFolderRecord } from './run-folder-record.js';
 import { driveRun, type StartedRun } from './drive-run.js';
 import { readRunJson, RUN_JSON_FILE } from './run-json.js';
@@ -156,7 +157,7 @@ export interface AgentRunOptions {
   onProgress?: (event: AgentRunEvent) => void;
   /** Aborting stops new tries and interrupts the running ones; a resume finishes the run. */
   signal?: AbortSignal;
-  /** Warm sandboxes the run's pool keeps at most (0: every sandbox is created cold). Default: two per attempt in flight. See agentRunSandboxPool. */
+  /** Warm sandboxes the run's pool keeps at most (0: every sandbox is created cold). Default: one per attempt in flight, following -j auto's limit. See agentRunSandboxPool. */
   sandboxPoolSize?: number;
 }
 
@@ -319,7 +320,13 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const concurrency = isAuto ? maxJobs : Math.min(capacity, wholeNumber(options.concurrency as number | undefined, 2, '-j', 1));
   const perKey = wholeNumber(options.perKeyConcurrency, concurrency, '--per-provider', 1);
   const backoffMs = options.retryBackoffMs ?? 2000;
-  const auto = isAuto ? new AutoConcurrency({ ...options.autoConcurrency, maxJobs }) : undefined;
+  // The warm pool's size follows -j auto's limit (one per attempt in flight), unless the caller fixed it.
+  let runPool: RunSandboxPool | undefined;
+  const followLimit = (limit: number): void => {
+    options.autoConcurrency?.onLimitChange?.(limit);
+    if (options.sandboxPoolSize === undefined) runPool?.setSize(limit);
+  };
+  const auto = isAuto ? new AutoConcurrency({ ...options.autoConcurrency, maxJobs, onLimitChange: followLimit }) : undefined;
 
   // Said once the run is sure to start (its engines answer).
   for (const message of validityWarnings(tasks, knownValidity, plan)) options.onProgress?.({ type: 'validity-warning', message });
@@ -491,7 +498,11 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     onStarted: () => emit({ type: 'run-started', runDir, isResumed, progress: counter.snapshot() }),
     // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
-    startPool: async (run) => (plan.runtime === null || plan.runtime === undefined ? agentRunSandboxPool(options, { ...run, concurrency }) : undefined),
+    startPool: async (run) => {
+      if (plan.runtime !== null && plan.runtime !== undefined) return undefined;
+      runPool = await agentRunSandboxPool(options, { ...run, concurrency: auto?.limit ?? concurrency });
+      return runPool;
+    },
     runItem: runOne,
     end: (outcomes) => {
       for (const outcome of outcomes) {

@@ -26,6 +26,8 @@ export interface RunSandboxPool {
   /** Takes from the pool: warm when one is ready for the spec, else created cold. */
   readonly createSandbox: SandboxFactory;
   stats(): SandboxPoolStats;
+  /** Warm sandboxes kept at most from now on: a smaller size removes the surplus at once (the pool's `setSize`). */
+  setSize(size: number): void;
   /** Removes the warm sandboxes (and any of the pool's this process still finds) and the mount slots; never throws (a removal that fails is left to `ab cleanup`). */
   dispose(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promi
   return {
     createSandbox: pooledSandboxFactory(pool),
     stats: () => pool.stats(),
+    setSize: (size) => pool.setSize(size),
     dispose: async () => {
       await pool.dispose().catch(() => undefined);
       // A warm sandbox whose removal the engine refused, or whose start outlived the dispose.

@@ -26,7 +26,7 @@ describe.skipIf(skip !== undefined)('the real ElizaOS scenario files', () => {
       if (!validation.success) {
         // Only the two files meant to be invalid.
         expect(['invalid-missing-fields.scenario.yaml', 'enhanced-demo.scenario.yaml']).toContain(name);
-        await expect(planScenario(file)).rejects.toSatisfy(FileValidationError.isInstance);
+        await expect(planScenario(file)).rejects.toSatisfy((error) => FileValidationError.isInstance(error));
         return;
       }
       const plan = await planScenario(validation.value, { plugins: { configFile: false } });

@@ -57,7 +57,7 @@ describe('createToolSet', () => {
 
   it('throws a ToolsError for a request naming no known tool', async () => {
     workspace = await createLocalToolSet();
-    await expect(workspace.tools.execute({ tool: 'delete_everything' as never, params: {}, request_id: 'r' })).rejects.toSatisfy(ToolsError.isInstance);
+    await expect(workspace.tools.execute({ tool: 'delete_everything' as never, params: {}, request_id: 'r' })).rejects.toSatisfy((error) => ToolsError.isInstance(error));
     await expect(workspace.tools.execute({ tool: 'toString' as never, params: {}, request_id: 'r' })).rejects.toThrow('unknown tool');
   });
 

@@ -36,7 +36,10 @@ export abstract class MarkedError extends AgentBenchError {
     }
   }
 
+  /** Call it on its class (`ToolsError.isInstance(error)`); as a callback, wrap it: `(error) => ToolsError.isInstance(error)`. */
   static override isInstance<Instance extends AgentBenchError>(this: MarkedErrorClass<Instance>, value: unknown): value is Instance {
+    // Unbound (`.filter(ToolsError.isInstance)`) it cannot know its class: say so rather than fail on `undefined.marker`.
+    if (this === undefined) throw new TypeError('isInstance was called without its class: call it as ErrorClass.isInstance(error), or pass (error) => ErrorClass.isInstance(error)');
     return typeof value === 'object' && value !== null && this.marker in value;
   }
 }

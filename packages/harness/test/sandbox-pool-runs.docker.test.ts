@@ -135,7 +135,7 @@ describe.skipIf(skipReason !== undefined)('warm sandboxes for suites and ab run,
     expect(existsSync(path.join(result.runDir, 'workspace', '.pool_passing.clone'))).toBe(false);
   }, 600_000);
 
-  it('ab run takes its agent and verdict sandboxes from its pool, with the verdicts of cold sandboxes', async () => {
+  it('ab run takes its agents\' sandboxes from its pool (each verdict starts from its snapshot), with the verdicts of cold sandboxes', async () => {
     const tasks: LoadedTask[] = await Promise.all(['pool_fix_a', 'pool_fix_b'].map((id) => loadTask(path.join(tasksDir, SUITE, id, 'task.yaml'))));
     const common = { tasks, variant: 'scripted', concurrency: 2, retries: 0, mirrors: [], cache };
     // Two rounds at -j 2: the first round's two takes find nothing warm, the second's find the refills.

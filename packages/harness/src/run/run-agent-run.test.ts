@@ -36,6 +36,10 @@ async function linesOf(runDir: string): Promise<AttemptRecord[]> {
 const infra = { reason: 'SANDBOX_ERROR', stage: 'git_clone', failureClass: 'infra' } as const;
 const agentKill = { reason: 'SANDBOX_ERROR', stage: 'agent_run', failureClass: 'agent' } as const;
 
+
+// -j auto holds new starts while the host's CPU is busy, and a CI machine running the tests is: these
+// tests are about how it grows, so the host reads as idle (no run queue known, no CPU time passed).
+const quietHost = { readRunQueue: () => undefined, readCpuTimes: () => ({ idle: 0, total: 0 }) };
 describe('runAgentRun', () => {
   it('writes the plan to run.json and one record per attempt to attempts.jsonl, with attempt id, repeat and try', async () => {
     const runDir = path.join(root, 'run');
@@ -252,7 +256,7 @@ describe('runAgentRun', () => {
       concurrency: 'auto',
       maxJobs: 2,
       outDir: runDir,
-      autoConcurrency: { readFreeMemory: () => 64 * 1024 ** 3, sleep: () => new Promise((resolve) => setImmediate(resolve)) },
+      autoConcurrency: { ...quietHost, readFreeMemory: () => 64 * 1024 ** 3, sleep: () => new Promise((resolve) => setImmediate(resolve)) },
       runAttempt: async (input) => {
         inFlight += 1;
         peak = Math.max(peak, inFlight);
@@ -277,7 +281,7 @@ describe('runAgentRun', () => {
       maxJobs: 8,
       outDir: path.join(root, 'run'),
       createSandbox: async () => ({}) as Sandbox,
-      autoConcurrency: { initialJobs: 1, readFreeMemory: () => 64 * 1024 ** 3, sleep: turn },
+      autoConcurrency: { ...quietHost, initialJobs: 1, readFreeMemory: () => 64 * 1024 ** 3, sleep: turn },
       runAttempt: async (input) => {
         inFlight += 1;
         peak = Math.max(peak, inFlight);

@@ -101,7 +101,7 @@ export { taskJsonSchema, scenarioJsonSchema, matrixJsonSchema } from './json-sch
 // Loading and validation with positions
 export { formatIssue, formatIssueList, hasErrors, sortIssues, type ValidationIssue } from './errors/validation-issue.js';
 export { formatFieldPath, parseFieldPath, type FieldPath, type FieldPathSegments } from './loading/field-path.js';
-export { parseYamlSource, MAX_YAML_TOKENS, type Locate } from './loading/yaml-source.js';
+export { parseYamlSource, MAX_YAML_TOKENS, MAX_ALIAS_EXPANSION, type Locate } from './loading/yaml-source.js';
 export { readInputFile, readInputText, MAX_INPUT_FILE_BYTES } from './loading/read-input-file.js';
 export { toValidationIssues } from './loading/valibot-issues.js';
 export { loadTask, validateTaskFile, isRemoteRepositoryUrl, type LoadedTask } from './loading/load-task.js';

@@ -121,6 +121,7 @@ export class AttemptContext {
   /** The attempt's own sandbox, kept after its removal: its backend and runtime go into the record. */
   private startedSandbox: Sandbox | undefined;
   private readonly cleanups: Array<() => Promise<void>> = [];
+  private readonly hostCleanups: Array<() => Promise<void>> = [];
 
   constructor(private readonly options: AttemptContextOptions) {
     this.loaded = options.loaded;
@@ -239,6 +240,14 @@ export class AttemptContext {
     this.cleanups.push(cleanup);
   }
 
+  /**
+   * Runs when the attempt ends, while its sandbox is being removed: for the harness's own files
+   * on the host, which no sandbox mounts, so their removal need not wait for the engine.
+   */
+  onHostCleanup(cleanup: () => Promise<void>): void {
+    this.hostCleanups.push(cleanup);
+  }
+
   /** The one classification: how a thrown error (or a stop) ends the attempt. */
   async endFor(error: unknown): Promise<AttemptEnd> {
     // A file the disk could not take (a log, the workspace, git's objects) is named with its cause, whatever stage met it.
@@ -264,9 +273,10 @@ export class AttemptContext {
   }
 
   /**
-   * Removes the attempt's sandbox, then whatever the stages left to clean (the verdict's
-   * sandbox, the snapshots), then keeps the workspace while the run's budget allows. A removal
-   * that fails only changes an attempt that had otherwise succeeded.
+   * Removes the attempt's sandbox (the host's own files, the snapshots, meanwhile), then whatever
+   * else the stages left to clean (the verdict's sandbox), then keeps the workspace while the
+   * run's budget allows. A removal that fails only changes an attempt that had otherwise
+   * succeeded; failures are weighed in that order, the host's last.
    */
   async finish(end: AttemptEnd): Promise<AttemptEnd> {
     let result = end;
@@ -275,8 +285,10 @@ export class AttemptContext {
         result = { failureReason: failureReasonForError(error), message: `cannot remove ${what}: ${error instanceof Error ? error.message : String(error)}` };
       }
     };
+    const hostCleaned = Promise.allSettled(this.hostCleanups.reverse().map((cleanup) => cleanup()));
     await this.disposeSandbox().catch((error: unknown) => fail(error, 'the sandbox'));
     for (const cleanup of this.cleanups.reverse()) await cleanup().catch((error: unknown) => fail(error, 'a sandbox of the attempt'));
+    for (const outcome of await hostCleaned) if (outcome.status === 'rejected') fail(outcome.reason, 'a sandbox of the attempt');
     await this.keepWorkspace();
     return result;
   }

@@ -10,9 +10,9 @@ import { runBaselineTests, type BaselineTestOptions } from './stages/baseline-te
 import { cloneWhileSandboxStarts } from './stages/clone.js';
 import { runFinalTest } from './stages/final-test.js';
 import { runInstalledAgentTurn, startInstalledAgentGateway, type InstalledAgentStageOptions } from './stages/installed-agent.js';
-import { checkPostSetup } from './stages/post-setup-check.js';
+import { checkPostSetup, prepareSnapshots, readPostSetupTree } from './stages/post-setup-check.js';
 import { recordAgentAttempt, taskAttemptOutcome, type AgentAttemptEnd, type AgentRecordOptions } from './stages/record.js';
-import { runSetup } from './stages/setup.js';
+import { cutNetworkAfterSetup, runSetup } from './stages/setup.js';
 import { startVerdictFromSnapshot, startVerdictWithSetup } from './stages/verdict-sandbox.js';
 
 /** A baseline attempt's plan: its tests must fail as the task expects. */
@@ -49,8 +49,8 @@ export type AttemptPlan = BaselinePlan | { kind: 'task' } | AgentPlan | Installe
  * The one attempt pipeline of AgentBench, used by run-task, baseline validation, run-agent,
  * suites and benchmarks:
  *
- *   [baseline plan] → clone (while the sandbox starts) → setup (network cut after it) →
- *   post-setup check → [the verdict's sandbox from the post-setup snapshot] → baseline tests | final test in place | agent run → verdict from its diff
+ *   [baseline plan] → clone (while the sandbox starts) → setup (the snapshots' git directory made meanwhile) →
+ *   network cut, the post-setup snapshot taken meanwhile → post-setup check → [the verdict's sandbox from the post-setup snapshot] → baseline tests | final test in place | agent run → verdict from its diff
  *   → end (every sandbox removed, the workspace made safe to keep) → record
  *
  * It never throws for a failing task or agent: every way it can end is an AttemptEnd with a
@@ -95,8 +95,11 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
   // The sandbox that judges an agent's diff starts from this attempt's post-setup snapshot; a
   // backend that cannot snapshot sets it up a second time, from now on, beside the agent's setup.
   let verdict = isAgent && sandbox.snapshot === undefined ? startVerdictWithSetup(context) : undefined;
+  // The snapshots' git directory needs no work tree: it is made while setup runs.
+  const snapshotsReady = prepareSnapshots(context, prepared);
   await runSetup(context, sandbox, repoPath);
-  const postSetup = await checkPostSetup(context, prepared, { enforceClean: plan.kind === 'baseline' });
+  const reading = await cutNetworkAfterSetup(context, sandbox, readPostSetupTree(context, prepared, snapshotsReady));
+  const postSetup = await checkPostSetup(context, reading, { enforceClean: plan.kind === 'baseline' });
   // Before any agent command runs: nothing the agent writes later can reach the snapshot.
   if (isAgent) verdict ??= (await startVerdictFromSnapshot(context, sandbox, repoPath)) ?? startVerdictWithSetup(context);
   switch (plan.kind) {

@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { walkDirectory } from '../artifacts/directory-walk.js';
 import { IsolatedGitError, runIsolatedGit, type IsolatedGitOptions } from './isolated-git.js';
@@ -58,19 +58,20 @@ export class WorkTreeSnapshots {
     await writeFile(path.join(options.gitDir, 'HEAD'), 'ref: refs/heads/main\n');
     await writeFile(path.join(options.gitDir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tbare = false\n');
     await writeFile(path.join(options.gitDir, 'objects', 'info', 'alternates'), `${path.resolve(options.sourceGitDir, 'objects')}\n`);
-    await runIsolatedGit(['cat-file', '-e', `${options.commitSha}^{commit}`], gitOptions);
+    // The pinned commit's index, read once (it fails when the alternates do not reach a commit):
+    // every snapshot starts from a copy of it. It needs no work tree, so an attempt makes it while setup runs.
+    await runIsolatedGit(['read-tree', `${options.commitSha}^{commit}`], { ...gitOptions, indexFile: baseIndexFile(options.gitDir) });
     return new WorkTreeSnapshots(options, gitOptions);
   }
 
   /** The work tree as it is now. Call it while no sandbox process can change the tree, where possible. */
   async snapshot(): Promise<WorkTreeSnapshot> {
     const workTree = await checkedWorkTree(this.options.workTree);
-    const skippedLargeFiles = await largeFiles(workTree);
     const indexFile = path.join(this.options.gitDir, 'snapshot.index');
-    await rm(indexFile, { force: true });
     const options: IsolatedGitOptions = { ...this.gitOptions, workTree, indexFile };
     try {
-      await runIsolatedGit(['read-tree', this.options.commitSha], options);
+      // A fresh index of the pinned commit (a copy, not a link: git add rewrites it), while the tree is walked.
+      const [skippedLargeFiles] = await Promise.all([largeFiles(workTree), copyFile(baseIndexFile(this.options.gitDir), indexFile)]);
       const excluded = skippedLargeFiles.map((file) => `:(exclude,literal)${file}`);
       // --ignore-errors: a FIFO or socket the sandbox left is not content; it is skipped, not fatal.
       await runIsolatedGit(['add', '--all', '--ignore-errors', '--', '.', ...excluded], options).catch((error: unknown) => {
@@ -103,6 +104,11 @@ export class WorkTreeSnapshots {
   async remove(): Promise<void> {
     await rm(this.options.gitDir, { recursive: true, force: true });
   }
+}
+
+/** The index of the pinned commit that each snapshot copies. */
+function baseIndexFile(gitDir: string): string {
+  return path.join(gitDir, 'pinned-commit.index');
 }
 
 /** The work tree itself must be a real folder: a sandbox could have replaced it by a link to `/`. */

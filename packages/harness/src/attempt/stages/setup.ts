@@ -6,8 +6,8 @@ import type { AttemptContext } from '../attempt-context.js';
 import { AttemptStop } from '../attempt-stop.js';
 
 /**
- * Runs the task's setup commands (with network when there are any), stops the attempt at the
- * first that fails, then cuts the network: nothing after setup has it.
+ * Runs the task's setup commands (with network when there are any) and stops the attempt at the
+ * first that fails. The network is cut next, by `cutNetworkAfterSetup`: nothing after setup has it.
  */
 export async function runSetup(context: AttemptContext, sandbox: Sandbox, repoPath: string): Promise<void> {
   const failure = await runSetupCommands({
@@ -24,6 +24,20 @@ export async function runSetup(context: AttemptContext, sandbox: Sandbox, repoPa
   });
   if (failure?.failureReason === 'INTERRUPTED') throw new AttemptInterruptedError('setup');
   if (failure !== undefined) throw new AttemptStop(failure.failureReason, failure.message, failure.exitCode);
-  if (context.task.setup.commands.length > 0) await sandbox.setNetwork(false);
+}
+
+/**
+ * Cuts the sandbox's network once setup has ended, while `beside` (host work over the finished
+ * setup: the post-setup snapshot) runs: cutting it is an engine call that runs no sandbox
+ * command, so the two need not wait for each other. A failed cut is reported first, as the setup
+ * stage's; then the stage is the post-setup check, whose failure `beside` may carry.
+ */
+export async function cutNetworkAfterSetup<T>(context: AttemptContext, sandbox: Sandbox, beside: Promise<T>): Promise<T> {
+  const cut = context.task.setup.commands.length > 0 ? sandbox.setNetwork(false) : Promise.resolve();
+  const [cutOutcome, besideOutcome] = await Promise.allSettled([cut, beside]);
+  if (cutOutcome.status === 'rejected') throw cutOutcome.reason;
   context.throwIfAborted();
+  context.enterStage('post_setup_check');
+  if (besideOutcome.status === 'rejected') throw besideOutcome.reason;
+  return besideOutcome.value;
 }

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // Benchmark of the harness on the bundled custom-dev suite (real Docker, setup included):
 // wall time of baseline validation at -j 1 and at -j 4, and the harness's own overhead per
-// attempt (attempt wall time minus the time spent inside Sandbox calls: create, exec,
-// setNetwork, dispose); and for agent attempts (the scripted agents of the suite, baseline
+// attempt: the task's wall time in the suite, from its start to its record appended and its
+// workspace removed, minus the time spent inside Sandbox calls (create, exec, setNetwork,
+// dispose). Host git (clone, snapshots) is the harness's work and counts as overhead, except
+// where it runs while a Sandbox call is under way (the clone beside the create), since the
+// attempt does not wait for it there. The attempt pipeline's own figure (its end before the
+// record is written) is printed beside it; and for agent attempts (the scripted agents of the suite, baseline
 // skipped) the extra time of the final verdict stage (diff, fresh post-setup sandbox, tests)
 // beside the attempt's total. Prints a table with PASS/FAIL against the targets; it reports and
 // exits 0 whatever the timings (they vary by machine), 1 on an exception. Leaves no container behind.
@@ -25,7 +29,8 @@ import { isQuick, isSkippedWithoutDocker, recordFigure, sized } from '../../../s
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, '../../..');
-const targets = { overheadShare: 0.05, speedup: 1.6, verdictShare: 0.2 };
+// Issue 26: median < 3 %, worst < 6 %.
+const targets = { overheadShare: 0.03, worstOverheadShare: 0.06, speedup: 1.6, verdictShare: 0.2 };
 const AGENT_TASKS = sized(['toy_fail_pytest', 'toy_one_liner'], ['toy_fail_pytest']);
 const AGENT_REPEATS = sized(3, 1);
 
@@ -52,7 +57,17 @@ function quickTasksDir(root) {
 
 async function runSuite(concurrency, root) {
   const started = performance.now();
+  // Each task's span in the suite: from its start to its record appended (and workspace removed).
+  const spans = new Map();
+  const onEvent = (event) => {
+    if (event.type === 'task-started') spans.set(event.taskId, { started: performance.now() });
+    if (event.type === 'task-finished') {
+      const span = spans.get(event.taskId);
+      if (span !== undefined) span.ms = performance.now() - span.started;
+    }
+  };
   const result = await validateSuite({
+    onEvent,
     suite: 'custom-dev',
     tasksDir: isQuick ? quickTasksDir(root) : path.join(repositoryRoot, 'tasks'),
     outDir: path.join(root, `j${concurrency}`),
@@ -64,7 +79,7 @@ async function runSuite(concurrency, root) {
   const wallMs = performance.now() - started;
   const left = await listManagedContainers({ runId: result.runId });
   if (left.length > 0) await removeManagedContainers({ runId: result.runId });
-  return { result, wallMs, left: left.length };
+  return { result, wallMs, left: left.length, spans };
 }
 
 if (isSkippedWithoutDocker('harness')) process.exit(0);
@@ -79,18 +94,22 @@ try {
 
   const attempts = sequential.result.tasks.flatMap((task) => (task.outcome ? [task.outcome] : []));
   const lines = attempts.map((outcome) => {
-    const overheadMs = Math.max(0, outcome.timings.totalMs - outcome.timings.sandboxMs);
-    return { task: outcome.record.task_id, totalMs: outcome.timings.totalMs, sandboxMs: outcome.timings.sandboxMs, gitMs: outcome.timings.gitMs, overheadMs, share: overheadMs / outcome.timings.totalMs };
+    const { totalMs: pipelineMs, sandboxMs, gitMs } = outcome.timings;
+    const totalMs = sequential.spans.get(outcome.record.task_id)?.ms ?? pipelineMs;
+    const overheadMs = Math.max(0, totalMs - sandboxMs);
+    const pipelineOverheadMs = Math.max(0, pipelineMs - sandboxMs);
+    return { task: outcome.record.task_id, totalMs, sandboxMs, gitMs, overheadMs, share: overheadMs / totalMs, pipelineShare: pipelineOverheadMs / pipelineMs };
   });
   const medianShare = median(lines.map((line) => line.share));
+  const worstShare = Math.max(...lines.map((line) => line.share));
   const speedup = sequential.wallMs / parallel.wallMs;
   const outcomes = sequential.result.tasks.map((task) => `${task.taskId}=${task.record?.result.failure_reason ?? 'valid'}`).join(' ');
 
-  const perAttemptWidths = [18, 10, 10, 9, 12, 9];
-  console.log('per attempt at -j 1 (custom-dev, setup included):');
-  console.log(row(['task', 'total', 'sandbox', 'git', 'overhead', 'share'], perAttemptWidths));
+  const perAttemptWidths = [18, 10, 10, 9, 12, 9, 16];
+  console.log('per attempt at -j 1 (custom-dev, setup included; total: the task in the suite, its record written):');
+  console.log(row(['task', 'total', 'sandbox', 'git', 'overhead', 'share', 'share in pipeline'], perAttemptWidths));
   for (const line of lines) {
-    console.log(row([line.task, `${line.totalMs.toFixed(0)} ms`, `${line.sandboxMs.toFixed(0)} ms`, `${line.gitMs.toFixed(0)} ms`, `${line.overheadMs.toFixed(0)} ms`, `${(line.share * 100).toFixed(1)}%`], perAttemptWidths));
+    console.log(row([line.task, `${line.totalMs.toFixed(0)} ms`, `${line.sandboxMs.toFixed(0)} ms`, `${line.gitMs.toFixed(0)} ms`, `${line.overheadMs.toFixed(0)} ms`, `${(line.share * 100).toFixed(1)}%`, `${(line.pipelineShare * 100).toFixed(1)}%`], perAttemptWidths));
   }
   console.log('');
   const widths = [42, 14, 12, 6];
@@ -99,7 +118,7 @@ try {
   console.log(row(['custom-dev wall time, -j 4', `${(parallel.wallMs / 1000).toFixed(1)} s`, '', ''], widths));
   console.log(row(['speedup -j 4 over -j 1', `${speedup.toFixed(2)}x`, `>= ${targets.speedup}x`, speedup >= targets.speedup ? 'PASS' : 'FAIL'], widths));
   console.log(row(['harness overhead per attempt (median)', `${(medianShare * 100).toFixed(1)}%`, `< ${targets.overheadShare * 100}%`, medianShare < targets.overheadShare ? 'PASS' : 'FAIL'], widths));
-  console.log(row(['harness overhead per attempt (worst)', `${(Math.max(...lines.map((line) => line.share)) * 100).toFixed(1)}%`, '', ''], widths));
+  console.log(row(['harness overhead per attempt (worst)', `${(worstShare * 100).toFixed(1)}%`, `< ${targets.worstOverheadShare * 100}%`, worstShare < targets.worstOverheadShare ? 'PASS' : 'FAIL'], widths));
   console.log(row(['containers left behind', String(sequential.left + parallel.left), '0', sequential.left + parallel.left === 0 ? 'PASS' : 'FAIL'], widths));
   console.log(`\noutcomes: ${outcomes}`);
 
@@ -123,7 +142,7 @@ try {
   const verdictShare = median(verdictLines.map((line) => line.share));
   recordFigure('harness', { name: 'custom-dev wall time, -j 4', value: parallel.wallMs / 1000, unit: 's', baseline: { name: '-j 1', value: sequential.wallMs / 1000 }, target: `-j 1 / -j 4 ≥ ${targets.speedup}` });
   recordFigure('harness', { name: 'harness overhead per attempt, median share', value: medianShare * 100, unit: '%', target: `< ${targets.overheadShare * 100} %` });
-  recordFigure('harness', { name: 'harness overhead per attempt, worst share', value: Math.max(...lines.map((line) => line.share)) * 100, unit: '%' });
+  recordFigure('harness', { name: 'harness overhead per attempt, worst share', value: worstShare * 100, unit: '%', target: `< ${targets.worstOverheadShare * 100} %` });
   recordFigure('harness', { name: 'final verdict stage share of an agent attempt, median', value: verdictShare * 100, unit: '%', target: `< ${targets.verdictShare * 100} %` });
   console.log(row(['final stage share of an agent attempt (median)', `${(verdictShare * 100).toFixed(1)}%`, `< ${targets.verdictShare * 100}%`, verdictShare < targets.verdictShare ? 'PASS' : 'FAIL'], [46, 10, 8, 6]));
 } finally {

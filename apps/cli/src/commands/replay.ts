@@ -1,9 +1,10 @@
+import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatDivergence } from '@agentbench/cassette';
 import { EXIT_CODE_INTERRUPTED, formatAttemptComparison, interruptOnSignals, replayAgentAttempt, sandboxFactoryFor } from '@agentbench/harness';
 import { formatScenarioComparison, isScenarioRunFolder, replayScenarioRun } from '@agentbench/scenario-runner';
 import { backendOption } from '../backend-option.js';
-import { agentArgument } from '../agent-option.js';
+import { agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../agent-option.js';
 import { UsageError } from '../usage-error.js';
 
 export interface ReplayArguments {
@@ -11,6 +12,7 @@ export interface ReplayArguments {
   then: string | undefined;
   variant: string | undefined;
   agent: string | undefined;
+  'instruction-template': string | undefined;
   scenario: string | undefined;
   out: string | undefined;
   backend: string;
@@ -29,7 +31,8 @@ export const replayCommand: CommandModule<object, ReplayArguments> = {
       })
       .option('then', { type: 'string', choices: ['live'], describe: 'At the first request the cassette does not hold, go on against the live endpoint (replay-then-fork) instead of stopping' })
       .option('variant', { type: 'string', describe: 'Agent attempts: replay with another agent (a path or package) to see where it leaves the recording. Default: the recorded one' })
-      .option('agent', { type: 'string', describe: 'Agent attempts of an installed agent: replay with another one, NAME[@VERSION]. Default: the recorded one, at its recorded version' })
+      .option('agent', { type: 'string', describe: 'Agent attempts of an installed agent: replay with another one, NAME[@VERSION] or a definition file. Default: the recorded one, at its recorded version' })
+      .option('instruction-template', { ...INSTRUCTION_TEMPLATE_OPTION, describe: "Agent attempts of an installed agent: replay with the instruction built from this template, to see where it leaves the recording. Default: the recorded one's template" })
       .option('scenario', { type: 'string', describe: 'Scenario runs: replay another scenario file (an edited prompt or user line) to see where it leaves the recording. Default: the copy the run kept' })
       .option('out', { type: 'string', describe: "Agent attempts: the artifacts folder of the replay (it goes to <out>/agent_runs/<task>/<id>/; default: replays/ of the attempt's ab run folder, else replays/ beside its agent_runs/, never among the attempts a report of the run counts). Scenario runs: the replay run folder (default: <run folder>__replay-<time>)" })
       .option('backend', backendOption())
@@ -55,6 +58,7 @@ async function replayAttempt(argv: ReplayArguments): Promise<void> {
       createSandbox: sandboxFactoryFor(argv.backend),
       signal: controller.signal,
       ...agentArgument(argv.agent, argv.variant),
+      ...(argv['instruction-template'] === undefined ? {} : { instructionTemplate: path.resolve(argv['instruction-template']) }),
       ...(argv.out === undefined ? {} : { outDir: argv.out }),
       ...(argv.json ? {} : { onStage: (stage: string) => process.stderr.write(`replay: ${stage}\n`) }),
     });

@@ -15,7 +15,7 @@ import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION, suspicionLines } from '../scanner-options.js';
 import { loadScanners } from '@agentbench/evaluators';
-import { AGENT_OPTION, agentArgument } from '../agent-option.js';
+import { AGENT_OPTION, agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../agent-option.js';
 
 // Keys as yargs types them: options keep their kebab-case names.
 export interface RunAgentArguments {
@@ -23,6 +23,7 @@ export interface RunAgentArguments {
   variant: string | undefined;
   agent: string | undefined;
   'agent-command': string | undefined;
+  'instruction-template': string | undefined;
   out: string;
   'strict-patch': boolean | undefined;
   'skip-baseline': boolean;
@@ -69,6 +70,7 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       })
       .option('agent', AGENT_OPTION)
       .option('agent-command', { type: 'string', describe: 'With --agent command: the command line it runs in the sandbox (the instruction is in $AGENTBENCH_INSTRUCTION_FILE)' })
+      .option('instruction-template', INSTRUCTION_TEMPLATE_OPTION)
       .option('out', { type: 'string', default: 'artifacts', describe: 'Artifacts folder; the attempt goes to OUT/agent_runs/<task_id>/<ulid>/' })
       .option('strict-patch', { type: 'boolean', describe: 'Reject non-standard patches instead of repairing them (default: AGENTBENCH_STRICT_PATCH)' })
       .option('skip-baseline', { type: 'boolean', default: false, describe: 'Do not check first that the tests fail' })
@@ -86,9 +88,10 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       .option('fail-on-suspicion', FAIL_ON_SUSPICION_OPTION)
       .example('$0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant scripted', 'Fix the toy task with its scripted agent (no LLM)')
       .example('OPENROUTER_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --variant llm', 'Let an LLM fix it (OpenRouter)')
-      .example('OPENAI_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --agent codex --model gpt-5', 'Let Codex CLI fix it, in the sandbox, through the model gateway'),
+      .example('OPENAI_API_KEY=... $0 run-agent --task tasks/custom-dev/toy_fail_pytest/task.yaml --agent codex --model gpt-5', 'Let Codex CLI fix it, in the sandbox, through the model gateway')
+      .example('$0 run-agent --task TASK.yaml --agent ./my-agent.yaml --instruction-template ./instruction.md --model M', 'Your own CLI agent, from its definition file, told the task by your template'),
   handler: async (argv) => {
-    const chosen = agentArgument(argv.agent, argv.variant);
+    const chosen = agentArgument(argv.agent, argv.variant, argv['instruction-template']);
     const maxOutputBytes = maxOutputBytesArgument(argv['max-output-bytes']);
     const artifactBudget = artifactBudgetArgument(argv['artifact-budget']);
     const runtime = runtimeArgument(argv.runtime, argv.backend);
@@ -116,7 +119,15 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
         artifactBudget,
         createSandbox: withRuntime(sandboxFactoryFor(argv.backend), runtime),
         ...(chosen.variant === undefined ? {} : { variant: chosen.variant }),
-        ...(chosen.agent === undefined ? {} : { installedAgent: { agent: chosen.agent, ...(argv['agent-command'] === undefined ? {} : { command: argv['agent-command'] }) } }),
+        ...(chosen.agent === undefined
+          ? {}
+          : {
+              installedAgent: {
+                agent: chosen.agent,
+                ...(argv['agent-command'] === undefined ? {} : { command: argv['agent-command'] }),
+                ...(chosen.instructionTemplate === undefined ? {} : { instructionTemplate: chosen.instructionTemplate }),
+              },
+            }),
         // The oracle applies the task's gold patch (SWE-bench imports keep it beside the task).
         ...(chosen.variant === 'oracle' ? { agent: await createOracleAgent({ task: loaded }) } : {}),
         ...(strictPatch === undefined ? {} : { strictPatch }),

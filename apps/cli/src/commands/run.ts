@@ -6,7 +6,7 @@ import { formatIssue } from '@agentbench/schemas';
 import { ENGINES_OPTION, enginesArgument } from '../engines-option.js';
 import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { UsageError } from '../usage-error.js';
-import { AGENT_OPTION, agentArgument } from '../agent-option.js';
+import { AGENT_OPTION, agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../agent-option.js';
 import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION } from '../scanner-options.js';
 
 export interface RunArguments {
@@ -16,6 +16,7 @@ export interface RunArguments {
   'include-flaky': boolean;
   variant?: string;
   agent?: string;
+  'instruction-template'?: string;
   models?: string;
   runs?: number;
   j: string;
@@ -52,6 +53,7 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .option('include-flaky', { type: 'boolean', default: false, describe: 'With --suite: also run tasks labelled flaky' })
     .option('variant', { type: 'string', describe: 'The agent: scripted, llm, a .js/.mjs path or a package (default: scripted without --models, llm with)' })
     .option('agent', AGENT_OPTION)
+    .option('instruction-template', INSTRUCTION_TEMPLATE_OPTION)
     .option('models', { type: 'string', describe: 'A models.txt (one per line, # comments) or a comma-separated list; one model is the common case' })
     .option('runs', { type: 'number', describe: 'Attempts per task and model (K of pass@k); default 1' })
     .option('j', { type: 'string', default: '2', describe: 'Attempts in flight: a number, or "auto" (grow while the host keeps up: memory, sandbox create latency, infrastructure failures)' })
@@ -81,7 +83,7 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .check((argv) => {
       if (argv.task !== undefined && argv.suite !== undefined) throw new UsageError('name one of --task TASK.yaml or --suite SUITE, not both');
       if (argv.task === undefined && argv.suite === undefined && argv.resume === undefined) throw new UsageError('name --task TASK.yaml or --suite SUITE (or --resume RUN_DIR)');
-      agentArgument(argv.agent, argv.variant);
+      agentArgument(argv.agent, argv.variant, argv['instruction-template']);
       if (argv.resume !== undefined && argv.out !== undefined) throw new UsageError('--resume RUN_DIR is the run folder: leave --out out');
       parseJobs(argv.j);
       return true;
@@ -154,7 +156,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
   const controller = new AbortController();
   const removeHandlers = interruptOnSignals(controller);
   const progress = progressWriter(argv.json);
-  const chosen = agentArgument(argv.agent, argv.variant);
+  const chosen = agentArgument(argv.agent, argv.variant, argv['instruction-template']);
   const models = argv.models ?? [];
   const runtime = runtimeArgument(argv.runtime);
   const engines = await enginesArgument(argv.engines);

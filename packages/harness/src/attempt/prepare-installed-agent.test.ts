@@ -18,6 +18,12 @@ describe('prepareInstalledAgent', () => {
     expect(() => parseAgentChoice('codex@')).toThrow('--agent: expected NAME or NAME@VERSION');
   });
 
+  it('reads a path ending in .yaml, .yml or .json as a definition file, named by its file', () => {
+    expect(parseAgentChoice('/defs/my-agent.yaml')).toEqual({ name: 'my-agent', file: '/defs/my-agent.yaml' });
+    expect(parseAgentChoice('agents/other.yml')).toEqual({ name: 'other', file: path.resolve('agents/other.yml') });
+    expect(parseAgentChoice('x.json').file).toBe(path.resolve('x.json'));
+  });
+
   it('refuses, before installing anything, an agent without a model or without an upstream for its wire API', async () => {
     const attempt = { loaded, limits, environment: {}, mode: 'record' as const, gateway: { cassette: '/nonexistent/cassette.jsonl' }, upstream: undefined };
     await expect(prepareInstalledAgent({ agent: 'codex' }, { ...attempt, model: undefined })).rejects.toThrow('--agent codex: expected a model for the agent (--model NAME, or MODEL_NAME in the environment)');

@@ -8,7 +8,7 @@ import type { InstalledAgentStageOptions } from './stages/installed-agent.js';
 
 /** An installed CLI agent for the attempt (`--agent NAME[@VERSION]`), instead of a `variant`. */
 export interface InstalledAgentChoice {
-  /** `codex`, `claude-code@2.1.332`, …: a definition's name, and an exact version other than its pinned one. */
+  /** `codex`, `claude-code@2.1.332`, …: a definition's name, and an exact version other than its pinned one; or a definition file of the user's (`./my-agent.yaml`, its version the one it pins). */
   agent: string;
   /** Folders of definition files of the user's (`--definitions`); a file there replaces a shipped agent of the same name. */
   definitionFolders?: readonly string[];
@@ -39,9 +39,9 @@ export async function prepareInstalledAgent(
   choice: InstalledAgentChoice,
   attempt: { loaded: LoadedTask; limits: AgentLoopLimits; model: string | undefined; environment: NodeJS.ProcessEnv; mode: ModelProxyMode; gateway: Omit<AttemptGatewayOptions, 'budget' | 'upstream' | 'mode'>; upstream: string | undefined },
 ): Promise<PreparedInstalledAgent> {
-  const { name, version } = parseAgentChoice(choice.agent);
+  const { name, version, file } = parseAgentChoice(choice.agent);
   const folders = choice.definitionFolders === undefined ? {} : { folders: [...choice.definitionFolders] };
-  const definition = await findAgentDefinition(name, folders);
+  const definition = await findAgentDefinition(file ?? name, folders);
   const model = attempt.model ?? (attempt.environment['MODEL_NAME']?.trim() || undefined);
   if (model === undefined) throw new HarnessError(`--agent ${name}: expected a model for the agent (--model NAME, or MODEL_NAME in the environment)`);
   const provider = PROVIDERS[definition.wire_api];
@@ -76,10 +76,19 @@ export async function prepareInstalledAgent(
   };
 }
 
-/** `NAME` or `NAME@VERSION`; a version is exact (the cache keeps one folder per version). */
-export function parseAgentChoice(text: string): { name: string; version?: string } {
+/** Whether `--agent` names a definition file (`./my-agent.yaml`) rather than an agent by name. */
+export function isAgentDefinitionFile(text: string): boolean {
+  return /\.(ya?ml|json)$/i.test(text.trim());
+}
+
+/** `NAME` or `NAME@VERSION`; a version is exact (the cache keeps one folder per version). Or a definition file, read as it is. */
+export function parseAgentChoice(text: string): { name: string; version?: string; file?: string } {
+  if (isAgentDefinitionFile(text)) {
+    const file = path.resolve(text.trim());
+    return { name: path.basename(file).replace(/\.(ya?ml|json)$/i, ''), file };
+  }
   const match = /^([a-z0-9][a-z0-9_-]*)(?:@([0-9A-Za-z.+-]+))?$/.exec(text.trim());
-  if (match === null) throw new HarnessError(`--agent: expected NAME or NAME@VERSION (such as codex or claude-code@2.1.332), found ${JSON.stringify(text)}`);
+  if (match === null) throw new HarnessError(`--agent: expected NAME or NAME@VERSION (such as codex or claude-code@2.1.332), found ${JSON.stringify(text)}; or a definition file such as ./my-agent.yaml`);
   const [, name = '', version] = match;
   return version === undefined ? { name } : { name, version };
 }

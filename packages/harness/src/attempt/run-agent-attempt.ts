@@ -200,7 +200,8 @@ export async function runAgentAttempt(options: RunAgentAttemptOptions): Promise<
     harness_version: HARNESS_VERSION,
     suite: task.suite,
     task_ids: [task.id],
-    options: { task_file: loaded.file, variant, ...(options.installedAgent === undefined ? {} : { agent: options.installedAgent.agent }), skip_baseline: options.skipBaseline === true, limits: { ...limits } },
+    options: { task_file: loaded.file, variant, ...(options.installedAgent === undefined ? {} : { agent: options.installedAgent.agent }),
+      ...(options.installedAgent?.instructionTemplate === undefined ? {} : { instruction_template: path.resolve(options.installedAgent.instructionTemplate) }), skip_baseline: options.skipBaseline === true, limits: { ...limits } },
     status: 'running',
     counts: null,
   };

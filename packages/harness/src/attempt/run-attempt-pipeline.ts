@@ -9,7 +9,7 @@ import { baselineContextOf, gateOnBaseline } from './stages/baseline-gate.js';
 import { runBaselineTests, type BaselineTestOptions } from './stages/baseline-tests.js';
 import { cloneWhileSandboxStarts } from './stages/clone.js';
 import { runFinalTest } from './stages/final-test.js';
-import { runInstalledAgentTurn, startInstalledAgentGateway, type InstalledAgentStageOptions } from './stages/installed-agent.js';
+import { runInstalledAgentAndJudge, runInstalledAgentTurn, startInstalledAgentGateway, type InstalledAgentStageOptions } from './stages/installed-agent.js';
 import { checkPostSetup, prepareSnapshots, readPostSetupTree } from './stages/post-setup-check.js';
 import { recordAgentAttempt, taskAttemptOutcome, type AgentAttemptEnd, type AgentRecordOptions } from './stages/record.js';
 import { cutNetworkAfterSetup, runSetup } from './stages/setup.js';
@@ -111,7 +111,10 @@ async function runStages(context: AttemptContext, plan: AttemptPlan): Promise<st
       await runAgent(context, sandbox, repoPath, plan.agent);
       return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
     case 'installed-agent':
-      await runInstalledAgentTurn(context, sandbox, repoPath, gateway, plan.agent);
-      return judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {});
+      return runInstalledAgentAndJudge(
+        context,
+        () => runInstalledAgentTurn(context, sandbox, repoPath, gateway, plan.agent),
+        () => judgeAgentDiff(context, postSetup, verdict as FinalVerdict, plan.scanning ?? {}),
+      );
   }
 }

@@ -101,8 +101,10 @@ export interface AgentRunOptions {
   runs?: number;
   /** The agent. Default `scripted` without models, `llm` with. */
   variant?: string;
-  /** An installed CLI agent, `NAME[@VERSION]` (`--agent codex`), instead of `variant`. */
+  /** An installed CLI agent, `NAME[@VERSION]` (`--agent codex`) or a definition file, instead of `variant`. */
   agent?: string;
+  /** The installed agent's instruction from this template instead of the shipped one (`--instruction-template`). */
+  instructionTemplate?: string;
   maxSteps?: number;
   /** Skip each attempt's baseline validation (validate the tasks once with `ab validate-suite`). Default true. */
   skipBaseline?: boolean;
@@ -533,7 +535,7 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan, scanne
       mirrors,
       cache,
       variant: plan.variant,
-      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent } } : {}),
+      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent, ...(options.instructionTemplate === undefined ? {} : { instructionTemplate: options.instructionTemplate }) } } : {}),
       ...(attempt.model === null ? {} : { model: attempt.model }),
       runDir: tryDir,
       skipBaseline: plan.skip_baseline,

@@ -41,8 +41,13 @@ export async function listAgentDefinitions(options: AgentDefinitionFolders = {})
   return [...byName.values()].sort((left, right) => left.name.localeCompare(right.name));
 }
 
-/** The definition named `name`, or an `InstalledAgentError` listing the agents (with the nearest name). */
+/**
+ * The definition named `name`, or an `InstalledAgentError` listing the agents (with the nearest name).
+ * A path ending in `.yaml`, `.yml` or `.json` (`--agent ./my-agent.yaml`) is a definition file of the
+ * user's, read as it is (its `FileValidationError` names the file, line and field).
+ */
 export async function findAgentDefinition(name: string, options: AgentDefinitionFolders = {}): Promise<AgentDefinition> {
+  if (DEFINITION_EXTENSIONS.some((extension) => name.toLowerCase().endsWith(extension))) return loadAgentDefinition(name);
   const definitions = await listAgentDefinitions(options);
   const found = definitions.find((definition) => definition.name === name);
   if (found !== undefined) return found;

@@ -44,6 +44,16 @@ describe('agent definitions', () => {
     expect(await findAgentDefinition('my-agent', { folders: [folder.path] })).toMatchObject({ wire_api: 'chat', runtime: 'none', env: {}, files: {} });
   });
 
+  it('finds an agent by its definition file (--agent ./my-agent.yaml), whatever else its folder holds', async () => {
+    folder = await createTemporaryDirectory();
+    const file = await folder.write('defs/my-agent.yaml', minimal);
+    await folder.write('defs/broken.yaml', 'name: [');
+    expect(await findAgentDefinition(file)).toMatchObject({ name: 'my-agent', file });
+    const error = await errorOf(findAgentDefinition(`${folder.path}/defs/missing.yml`));
+    expect(error).toBeInstanceOf(FileValidationError);
+    expect(String(error)).toContain(`${folder.path}/defs/missing.yml:1:1: file not found`);
+  });
+
   it('names the file, the line and the field of a wrong value', async () => {
     folder = await createTemporaryDirectory();
     const file = await folder.write('my-agent.yaml', minimal.replace('wire_api: chat', 'wire_api: grpc'));

@@ -8,6 +8,7 @@ import type { SandboxFactory } from '../../plan/sandbox-factory.js';
 import { RunDirectoryError } from '../../errors/run-directory-error.js';
 import { compareAttemptTrajectories, type AttemptComparison } from './compare-attempt-trajectories.js';
 import { defaultReplayFolder } from './replay-folder.js';
+import { isAgentDefinitionFile } from '../prepare-installed-agent.js';
 import { runAgentAttempt, type AgentAttemptStage, type RunAgentAttemptResult } from '../run-agent-attempt.js';
 
 export interface ReplayAgentAttemptOptions {
@@ -21,6 +22,8 @@ export interface ReplayAgentAttemptOptions {
   variant?: string;
   /** Another installed agent (`NAME[@VERSION]`) than the recorded one. Default: the recorded one (`options.agent` of its run.json). */
   agent?: string;
+  /** An installed agent's instruction from another template than the recorded one (`options.instruction_template` of its run.json, else the shipped one). */
+  instructionTemplate?: string;
   environment?: NodeJS.ProcessEnv;
   createSandbox?: SandboxFactory;
   signal?: AbortSignal;
@@ -56,8 +59,11 @@ export async function replayAgentAttempt(options: ReplayAgentAttemptOptions): Pr
   const mode = options.thenLive === true ? 'replay-then-live' : 'replay';
   const environment = replayEnvironment(record, options.environment ?? process.env, mode === 'replay');
   const recordedAgent = typeof run.options['agent'] === 'string' ? run.options['agent'] : undefined;
-  // An installed agent replays as the version it ran (its variant is NAME@VERSION), unless another agent or variant is asked for.
-  const agent = options.agent ?? (options.variant === undefined && recordedAgent !== undefined ? record.variant ?? recordedAgent : undefined);
+  // An installed agent replays as the version it ran (its variant is NAME@VERSION; a definition file of the user's pins its own), unless another agent or variant is asked for.
+  const asRecorded = recordedAgent !== undefined && isAgentDefinitionFile(recordedAgent) ? recordedAgent : (record.variant ?? recordedAgent);
+  const agent = options.agent ?? (options.variant === undefined && recordedAgent !== undefined ? asRecorded : undefined);
+  const recordedTemplate = run.options['instruction_template'];
+  const instructionTemplate = options.instructionTemplate ?? (typeof recordedTemplate === 'string' ? recordedTemplate : undefined);
   const variant = options.variant ?? record.variant ?? undefined;
   const { maxSteps, ...otherLimits } = limits;
 
@@ -66,7 +72,7 @@ export async function replayAgentAttempt(options: ReplayAgentAttemptOptions): Pr
     outDir: options.outDir ?? (await defaultReplayFolder(attemptDir)),
     environment,
     skipBaseline: run.options['skip_baseline'] === true,
-    ...(agent !== undefined ? { installedAgent: { agent } } : variant === undefined ? {} : { variant }),
+    ...(agent !== undefined ? { installedAgent: { agent, ...(instructionTemplate === undefined ? {} : { instructionTemplate }) } } : variant === undefined ? {} : { variant }),
     ...(record.model?.name === undefined ? {} : { model: record.model.name }),
     ...(maxSteps === undefined ? {} : { maxSteps }),
     limits: otherLimits,

@@ -1,10 +1,11 @@
+import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentLoopLimits, AgentLoopResult } from '@agentbench/agent-loop';
 import { startAttemptGateway, type AttemptGateway, type AttemptGatewayOptions, type AttemptGatewayOutcome } from '@agentbench/cassette';
 import { buildInstruction, runInstalledAgent, type AgentDefinition, type AgentInstallation, type InstalledAgentRun } from '@agentbench/installed-agents';
 import type { Sandbox } from '@agentbench/sandbox';
-import type { StopReason } from '@agentbench/schemas';
-import { failureReasonForStopReason } from '@agentbench/scoring';
+import type { AgentEvent, FailureReason, StopReason } from '@agentbench/schemas';
+import { failureReasonForError, failureReasonForStopReason } from '@agentbench/scoring';
 import { HarnessError } from '../../errors/harness-error.js';
 import type { AttemptContext } from '../attempt-context.js';
 import { AttemptStop } from '../attempt-stop.js';
@@ -89,6 +90,52 @@ export async function runInstalledAgentTurn(context: AttemptContext, sandbox: Sa
     context.endpointFailure = outcome.infrastructureFailure.message;
     throw new AttemptStop('LLM_ERROR', `the model upstream failed on the agent's last request: ${outcome.infrastructureFailure.message}`);
   }
+}
+
+/**
+ * The installed agent's turn and the verdict on its diff, then the trajectory's last line,
+ * `run_finished`, as our own agent loop ends `events.jsonl`: the timeline, the reports reading an
+ * events file and ATIF take the outcome from it. Ours writes it when the loop stops; an installed
+ * agent's is written here, once the harness knows the outcome: passed only when the verdict on
+ * the diff passed, else the reason the attempt stops with (the upstream's LLM_ERROR, with no
+ * verdict taken; TESTS_TAMPERED; ...). Nothing is written when the agent never ran (no events).
+ */
+export async function runInstalledAgentAndJudge(context: AttemptContext, turn: () => Promise<void>, judge: () => Promise<string>): Promise<string> {
+  let failureReason: FailureReason | null = null;
+  try {
+    await turn();
+    return await judge();
+  } catch (error) {
+    failureReason = error instanceof AttemptStop ? error.failureReason : failureReasonForError(error);
+    throw error;
+  } finally {
+    // A line that cannot be written does not hide why the attempt stopped.
+    const written = appendRunFinished(context, failureReason);
+    await (failureReason === null ? written : written.catch(() => undefined));
+  }
+}
+
+async function appendRunFinished(context: AttemptContext, failureReason: FailureReason | null): Promise<void> {
+  const run = context.agentRun;
+  if (run === undefined || context.artifacts['events'] === undefined) return;
+  const eventsFile = path.join(context.paths.runDir, 'events.jsonl');
+  const event: AgentEvent = {
+    event_type: 'run_finished',
+    timestamp: new Date().toISOString(),
+    run_id: context.runId,
+    step: run.steps,
+    payload: {
+      passed: failureReason === null,
+      stop_reason: run.stopReason,
+      failure_reason: failureReason,
+      steps: run.steps,
+      duration_sec: run.durationSec,
+      input_tokens: run.tokens.input,
+      output_tokens: run.tokens.output,
+      cost_usd: run.costUsd ?? null,
+    },
+  };
+  await appendFile(eventsFile, `${JSON.stringify(event)}\n`);
 }
 
 /**

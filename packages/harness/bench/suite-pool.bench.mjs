@@ -82,6 +82,8 @@ async function measuredRun({ name, tasks, runs, cache, scratch, sandboxPoolSize 
     readyP95: percentile(takes, 0.95),
     warmTakes: result.sandboxPool?.warmTakes ?? 0,
     coldTakes: result.sandboxPool?.coldTakes ?? 0,
+    // Looks at which the pool held a warm start back because the host was busy: why a take was not warm.
+    heldStarts: result.sandboxPool?.heldStarts ?? 0,
     passed: records.filter((record) => record.result.passed).length,
     attempts: records.length,
     reasons: [...new Set(records.map((record) => record.result.failure_reason).filter((reason) => reason !== null))],
@@ -107,11 +109,11 @@ export async function runSuitePoolBench({ runs = 2, log = console.log } = {}) {
   }
 
   log(`ab run, scripted agent, ${TASK_IDS.join(' + ')} × ${runs} repeats = ${TASK_IDS.length * runs} attempts at -j 2 (2 sandboxes each: agent + verdict)`);
-  log(`${'run'.padEnd(38)} ${'wall'.padStart(11)} ${'ready median'.padStart(13)} ${'ready p95'.padStart(11)}  warm/cold takes  passed  efficiency  load (1 min, before → after)`);
+  log(`${'run'.padEnd(38)} ${'wall'.padStart(11)} ${'ready median'.padStart(13)} ${'ready p95'.padStart(11)}  warm/cold takes  held  passed  efficiency  load (1 min, before → after)`);
   for (const figure of figures) {
     const reasons = figure.reasons.length === 0 ? '' : `  (${figure.reasons.join(', ')})`;
     const efficiency = figure.efficiency === undefined ? '-' : `${(figure.efficiency.value * 100).toFixed(0)} %`;
-    log(`${figure.name.padEnd(38)} ${ms(figure.wallMs).padStart(11)} ${ms(figure.readyMedian).padStart(13)} ${ms(figure.readyP95).padStart(11)}  ${`${figure.warmTakes}/${figure.coldTakes}`.padEnd(15)}  ${`${figure.passed}/${figure.attempts}`.padEnd(6)}  ${efficiency.padStart(10)}  ${figure.load.map((value) => value.toFixed(1)).join(' → ')}${reasons}`);
+    log(`${figure.name.padEnd(38)} ${ms(figure.wallMs).padStart(11)} ${ms(figure.readyMedian).padStart(13)} ${ms(figure.readyP95).padStart(11)}  ${`${figure.warmTakes}/${figure.coldTakes}`.padEnd(15)}  ${String(figure.heldStarts).padStart(4)}  ${`${figure.passed}/${figure.attempts}`.padEnd(6)}  ${efficiency.padStart(10)}  ${figure.load.map((value) => value.toFixed(1)).join(' → ')}${reasons}`);
   }
   const [cold, warm] = figures;
   if (cold !== undefined && warm !== undefined) {

@@ -16,7 +16,8 @@ export interface AgentRunPoolOptions {
  * tries itself (`runAttempt`), nor with an engines list (`engines`): each try is placed on an engine and
  * uses that engine's factory, and the pool is the local engine's.
  */
-export async function agentRunSandboxPool(options: AgentRunPoolOptions, run: { runDir: string; runId: string; concurrency: number }): Promise<RunSandboxPool | undefined> {
+export async function agentRunSandboxPool(options: AgentRunPoolOptions, run: { runDir: string; runId: string; concurrency: number; attemptsToRun: number }): Promise<RunSandboxPool | undefined> {
   if (options.createSandbox !== undefined || options.runAttempt !== undefined || options.engines !== undefined) return undefined;
-  return startRunSandboxPool({ runDir: run.runDir, runId: run.runId, size: options.sandboxPoolSize ?? run.concurrency });
+  // One take per attempt still to run: a warm sandbox beyond them would only be removed at the end.
+  return startRunSandboxPool({ runDir: run.runDir, runId: run.runId, size: options.sandboxPoolSize ?? run.concurrency, expectedTakes: run.attemptsToRun });
 }

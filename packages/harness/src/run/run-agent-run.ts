@@ -502,7 +502,8 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
     startPool: async (run) => {
       if (plan.runtime !== null && plan.runtime !== undefined) return undefined;
-      runPool = await agentRunSandboxPool(options, { ...run, concurrency: auto?.limit ?? concurrency });
+      const attemptsToRun = attempts.filter((attempt) => !attemptTryState(tries.get(attempt.attemptId) ?? [], plan.retries).isComplete).length;
+      runPool = await agentRunSandboxPool(options, { ...run, concurrency: auto?.limit ?? concurrency, attemptsToRun });
       return runPool;
     },
     runItem: runOne,

@@ -15,6 +15,8 @@ export interface RunSandboxPoolOptions {
   runId: string;
   /** Warm sandboxes kept at most over all keys; 0 keeps none (every sandbox is created cold). */
   size: number;
+  /** Takes still to come (the run's attempts to start): no sandbox is warmed beyond them (the pool's `expectTakes`). Default: no bound. */
+  expectedTakes?: number;
   /** Network holders the pool's cold creates join. */
   networkHolders?: NetworkHolderPool;
   /** Debug notes of the pool (a take served cold, and why). */
@@ -54,6 +56,7 @@ export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promi
     ...(options.networkHolders === undefined ? {} : { networkHolders: options.networkHolders }),
     ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
   });
+  if (options.expectedTakes !== undefined) pool.expectTakes(options.expectedTakes);
   return {
     createSandbox: pooledSandboxFactory(pool),
     stats: () => pool.stats(),

@@ -11,7 +11,7 @@ describe('describeSandboxConformance', () => {
 
   it('refuses a notKept declaration of an unknown promise, without the documented behaviour, or without the error pattern', () => {
     expect(() => describeSandboxConformance({ backend: 'mine', notKept: { isolation: { why: 'x' } } as never })).toThrow(
-      'describeSandboxConformance: options.notKept: "isolation" is not a promise that may be declared not kept; expected one of memoryLimitEndsOnlyTheCommand, networkReconnects, absoluteLinksInsideFollowed',
+      'describeSandboxConformance: options.notKept: "isolation" is not a promise that may be declared not kept; expected one of memoryLimitEndsOnlyTheCommand, pidsLimitEndsOnlyTheCommand, networkReconnects, absoluteLinksInsideFollowed',
     );
     expect(() => describeSandboxConformance({ backend: 'mine', notKept: { absoluteLinksInsideFollowed: { why: '' } } })).toThrow(
       'describeSandboxConformance: options.notKept.absoluteLinksInsideFollowed.why: expected the documented behaviour as text',

@@ -53,7 +53,7 @@ function checkNotKept(notKept: SandboxConformanceOptions['notKept']): void {
       throw new TypeError(`${where}: "${name}" is not a promise that may be declared not kept; expected one of ${CONTRACT_PROMISES_THAT_MAY_BE_NOT_KEPT.join(', ')}`);
     }
     if (typeof declaration?.['why'] !== 'string' || declaration['why'] === '') throw new TypeError(`${where}.${name}.why: expected the documented behaviour as text`);
-    const pattern = name === 'memoryLimitEndsOnlyTheCommand' ? 'endedError' : name === 'networkReconnects' ? 'refusal' : undefined;
+    const pattern = name === 'memoryLimitEndsOnlyTheCommand' || name === 'pidsLimitEndsOnlyTheCommand' ? 'endedError' : name === 'networkReconnects' ? 'refusal' : undefined;
     if (pattern !== undefined && !(declaration?.[pattern] instanceof RegExp)) throw new TypeError(`${where}.${name}.${pattern}: expected a RegExp the error message matches`);
   }
 }

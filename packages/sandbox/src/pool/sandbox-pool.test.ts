@@ -147,6 +147,53 @@ describe('SandboxPool', () => {
     await pool.dispose();
   });
 
+  it('waits for a warm start under way instead of creating a second sandbox cold beside it', async () => {
+    const source = new FakeSource();
+    source.isManualStart = true;
+    const pool = new SandboxPool(source, { size: 1 });
+    expect((await pool.take({ image })).isCold).toBe(true);
+    await settled();
+    // The refill's start is under way: the next take waits for it, and only one take may.
+    const waiting = pool.take({ image, env: { B: '2' } });
+    const third = pool.take({ image });
+    expect((await third).isCold).toBe(true);
+    source.releaseStarts();
+    const taken = await waiting;
+    expect(taken.isCold).toBe(false);
+    expect(taken.spec.env).toEqual({ B: '2' });
+    expect(source.colds).toHaveLength(2);
+    expect(pool.stats()).toMatchObject({ warmTakes: 1, coldTakes: 2 });
+    source.releaseStarts();
+    await pool.dispose();
+  });
+
+  it('warms no more than the takes still to come (expectTakes), and removes warm sandboxes beyond them', async () => {
+    const source = new FakeSource();
+    const pool = new SandboxPool(source, { size: 2 });
+    pool.expectTakes(3);
+    expect((await pool.take({ image })).isCold).toBe(true);
+    await settled();
+    expect(source.started).toHaveLength(2);
+    expect((await pool.take({ image })).isCold).toBe(false);
+    await settled();
+    // One take left and one warm sandbox for it: no start after it.
+    expect(source.started).toHaveLength(2);
+    expect((await pool.take({ image })).isCold).toBe(false);
+    await settled();
+    expect(source.started).toHaveLength(2);
+    expect(await pool.readyCount()).toBe(0);
+    // Told that fewer takes are to come than are warm: the surplus goes at once.
+    pool.expectTakes(undefined);
+    await pool.warm({ image });
+    expect(await pool.readyCount()).toBe(2);
+    pool.expectTakes(1);
+    expect(await pool.readyCount()).toBe(1);
+    await settled();
+    expect(source.started.filter((warm) => warm.isDisposed)).toHaveLength(1);
+    expect(() => pool.expectTakes(-1)).toThrow('SandboxPool.expectTakes: expected a whole number ≥ 0, found -1');
+    await pool.dispose();
+  });
+
   it('serves a different key cold and a spec it cannot key cold, with the reason, and counts warm and cold takes', async () => {
     const source = new FakeSource();
     const notes: string[] = [];

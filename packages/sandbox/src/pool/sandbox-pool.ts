@@ -60,6 +60,8 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   readonly id: string;
   private readonly source: WarmSandboxSource<Warm, Made>;
   private size: number;
+  /** Takes still to come, when the caller knows (`expectTakes`); undefined: no bound beyond `size`. */
+  private expectedTakes: number | undefined;
   private readonly idleCapacity: IdleCapacity;
   private readonly recheckMs: number;
   /** Keys seen, so a refill held back (or a larger size) can refill them later. */
@@ -76,6 +78,8 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   private readonly ready = new Map<string, Warm[]>();
   /** Starts under way, by key id. */
   private readonly starting = new Map<string, Set<Promise<void>>>();
+  /** Starts under way that a take already waits for (each serves one take). */
+  private readonly awaitedStarts = new Set<Promise<void>>();
   private readonly memoryOfKey = new Map<string, number>();
   private readonly refillFailures = new Map<string, SandboxError>();
   private readonly counts = { warmTakes: 0, coldTakes: 0, heldStarts: 0 };
@@ -116,8 +120,30 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
    */
   setSize(size: number): void {
     this.size = checkedSize(size, 'SandboxPool.setSize');
+    this.removeSurplus();
+    for (const key of this.keys.values()) this.refill(key);
+  }
+
+  /**
+   * Says how many takes are still to come (a run's attempts not yet started), so refills never warm
+   * beyond them: a warm sandbox nobody takes is pure cost, started while the last attempts need the
+   * cores and removed at the end (issue 26: a run's pool made it slower). Each take counts one off;
+   * warm sandboxes beyond the takes left are removed. `undefined`: no bound beyond the size.
+   */
+  expectTakes(count: number | undefined): void {
+    this.expectedTakes = count === undefined ? undefined : checkedSize(count, 'SandboxPool.expectTakes');
+    this.removeSurplus();
+  }
+
+  /** Warm sandboxes wanted now: the size, or fewer when fewer takes are to come. */
+  private get target(): number {
+    return this.expectedTakes === undefined ? this.size : Math.min(this.size, this.expectedTakes);
+  }
+
+  /** Removes warm sandboxes beyond the target (oldest first), freeing their memory. */
+  private removeSurplus(): void {
     if (this.isDisposed) return;
-    let surplus = this.totalCount() - this.size;
+    let surplus = this.totalCount() - this.target;
     for (const [keyId, list] of this.ready) {
       while (surplus > 0 && list.length > 0) {
         const warm = list.shift() as Warm;
@@ -129,7 +155,6 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
         this.trimming.add(removal);
       }
     }
-    for (const key of this.keys.values()) this.refill(key);
   }
 
   /** How many takes were warm and cold, and how long they took. */
@@ -164,6 +189,7 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   async take(spec: SandboxSpec = {}): Promise<Made> {
     this.assertOpen();
     const requested = performance.now();
+    if (this.expectedTakes !== undefined && this.expectedTakes > 0) this.expectedTakes -= 1;
     const decision = await this.source.keyOf(spec);
     if (!decision.isPoolable) {
       this.onDebug?.(`sandbox pool ${this.id}: ${decision.reason}; creating the sandbox cold`);
@@ -171,7 +197,7 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
     }
     const { key } = decision;
     this.throwRefillFailure(key.id);
-    const warm = this.ready.get(key.id)?.shift();
+    const warm = this.ready.get(key.id)?.shift() ?? (await this.awaitStartUnderWay(key.id));
     if (warm === undefined) {
       this.onDebug?.(`sandbox pool ${this.id}: no warm sandbox ready for ${describeKey(key)}; creating one cold`);
       try {
@@ -189,6 +215,25 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
       // After the hand-out, so the next start does not compete with it.
       this.refill(key);
     }
+  }
+
+  /**
+   * A warm start of `keyId` already under way and not promised to another take: waits for it and
+   * takes what it made. Creating cold instead would start a second sandbox beside one nearly ready,
+   * both competing for the same cores, and leave the warm one to nobody. Undefined when there is
+   * none; throws what made it fail (as the next take would).
+   */
+  private async awaitStartUnderWay(keyId: string): Promise<Warm | undefined> {
+    const start = [...(this.starting.get(keyId) ?? [])].find((candidate) => !this.awaitedStarts.has(candidate));
+    if (start === undefined) return undefined;
+    this.awaitedStarts.add(start);
+    try {
+      await start;
+    } finally {
+      this.awaitedStarts.delete(start);
+    }
+    this.throwRefillFailure(keyId);
+    return this.ready.get(keyId)?.shift();
   }
 
   /** Stops refilling and removes every warm sandbox (those under way when they arrive). Sandboxes already taken are their takers'. */
@@ -220,12 +265,12 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   private refill(key: PoolKey, { isForced = false }: { isForced?: boolean } = {}): void {
     if (this.isDisposed || this.refillFailures.has(key.id)) return;
     this.keys.set(key.id, key);
-    if (this.size === 0) return;
+    if (this.target === 0) return;
     const memory = this.source.memoryBytes(key);
     this.memoryOfKey.set(key.id, memory);
     const starts = this.starting.get(key.id) ?? new Set<Promise<void>>();
     this.starting.set(key.id, starts);
-    while (this.readyOf(key.id) + starts.size < this.size && this.totalCount() < this.size) {
+    while (this.readyOf(key.id) + starts.size < this.target && this.totalCount() < this.target) {
       if (this.heldMemoryBytes + memory > this.maxMemoryBytes) {
         this.onDebug?.(`sandbox pool ${this.id}: not starting another warm sandbox: ${this.heldMemoryBytes + memory} bytes would pass maxMemoryBytes ${this.maxMemoryBytes}`);
         return;

@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sharedFixturePath, sharedFixturesSkipReason } from '../../../test-support/shared-fixtures.js';
 import { runCli } from './run-cli.js';
+import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const skipElizaScenarios = sharedFixturesSkipReason('validate.test.ts', 'eliza-scenarios') !== undefined;
@@ -25,16 +25,10 @@ run:
   command: python3 -m pytest -q
 `;
 
-let scratch: string;
-beforeAll(async () => {
-  scratch = await mkdtemp(path.join(tmpdir(), 'ab-cli-validate-'));
-});
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ per: 'block', prefix: 'ab-cli-validate-' });
 
 async function writeTask(name: string, text: string): Promise<string> {
-  const file = path.join(scratch, name, 'task.yaml');
+  const file = path.join(temporary.path, name, 'task.yaml');
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, text);
   return file;
@@ -84,7 +78,7 @@ describe('ab validate', () => {
   });
 
   it('exits non-zero with a one-line message for a missing file, without a stack trace', async () => {
-    const run = await runCli(['validate', path.join(scratch, 'nope.yaml')]);
+    const run = await runCli(['validate', path.join(temporary.path, 'nope.yaml')]);
     expect(run.exitCode).not.toBe(0);
     expect(run.stderr).toMatch(/nope\.yaml: no such file/);
     expect(run.stderr).not.toMatch(/\n\s+at /);

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { formatIssue, loadScenario } from '@agentbench/schemas';
 import { validateScenarioFile } from '../../../schemas/src/loading/load-scenario.js';
 import * as v from 'valibot';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { elizaScenariosDir, elizaScenariosSkipReason } from '../../test/helpers/paths.js';
 
 const skipElizaScenarios = elizaScenariosSkipReason('evaluator-registry.test.ts') !== undefined;
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { createEvaluationContext } from '../context/evaluation-context.js';
 import { EvaluationParameterError } from '../errors/evaluation-parameter-error.js';
 import { EvaluatorRegistrationError } from '../errors/evaluator-registration-error.js';
@@ -17,13 +17,7 @@ import { definePlugin } from '../plugins/plugin-definition.js';
 import { toEvaluationOutcome } from './evaluation-report.js';
 import { createEvaluatorRegistry } from './evaluator-registry.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 const scenarioText = `name: Registry test
 description: evaluations with mistakes

@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
 import { SANDBOX_KEY_SEARCH } from '../../../test-support/sandbox-key-search.js';
 import { UpstreamUnreachableError } from '../src/errors/upstream-unreachable-error.js';
-import { startAttemptGateway, type AttemptGateway, type AttemptGatewayOptions } from '../src/proxy/attempt-gateway.js';
+import type { AttemptGatewayOptions } from '../src/proxy/attempt-gateway.js';
 import { GATEWAY_PLACEHOLDER_KEY } from '../src/proxy/start-loopback-forwarder.js';
 import { readCassette } from '../src/read-cassette.js';
+import { fakeServerUpstreams, gatewaySandboxes, type GatewaySandbox } from './helpers/gateway-sandboxes.js';
 
 const skipReason = dockerSkipReason('attempt-gateway.docker.test.ts');
 const title = skipReason === undefined ? 'the attempt gateway in a Docker sandbox' : `the attempt gateway in a Docker sandbox (skipped: ${skipReason})`;
@@ -66,33 +67,23 @@ const EVERY_API = REQUESTS.flatMap((request) => [false, true].map((isStream) => 
 describe.skipIf(skipReason !== undefined)(title, () => {
   let folder: string;
   let upstream: FakeLlmServer | undefined;
-  const opened: { gateway: AttemptGateway; sandbox?: Sandbox }[] = [];
+  const gateways = gatewaySandboxes();
 
   beforeAll(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'attempt-gateway-'));
   });
   afterAll(async () => {
-    for (const { gateway, sandbox } of opened) {
-      await sandbox?.dispose();
-      await gateway.close();
-    }
+    await gateways.closeAll();
     await upstream?.close();
     await rm(folder, { recursive: true, force: true });
   });
 
   /** A gateway, a `--network none` sandbox with its socket folder mounted, and the forwarder started in it. */
-  async function attempt(name: string, upstream: FakeLlmServer, options: Partial<AttemptGatewayOptions> = {}): Promise<{ gateway: AttemptGateway; sandbox: Sandbox; port: number; environment: Readonly<Record<string, string>> }> {
-    const gateway = await startAttemptGateway({
-      cassette: path.join(folder, `${name}.jsonl`),
-      upstream: { openai: { baseUrl: upstream.url, apiKey: OPENAI_KEY }, anthropic: { baseUrl: upstream.url.replace(/\/v1$/, ''), apiKey: ANTHROPIC_KEY } },
-      ...options,
-    });
-    const entry: { gateway: AttemptGateway; sandbox?: Sandbox } = { gateway };
-    opened.push(entry);
-    const sandbox = await createSandbox('docker', { hasNetwork: false, readOnlyMounts: [gateway.mount], labels: RUN_LABEL });
-    entry.sandbox = sandbox;
-    const forwarder = await gateway.startForwarder(sandbox);
-    return { gateway, sandbox, port: forwarder.port, environment: forwarder.environment };
+  async function attempt(name: string, upstream: FakeLlmServer, options: Partial<AttemptGatewayOptions> = {}): Promise<GatewaySandbox<Sandbox>> {
+    const cassette = path.join(folder, `${name}.jsonl`);
+    return gateways.open({ cassette, upstream: fakeServerUpstreams(upstream.url, { openai: OPENAI_KEY, anthropic: ANTHROPIC_KEY }), ...options }, (mount) =>
+      createSandbox('docker', { hasNetwork: false, readOnlyMounts: [mount], labels: RUN_LABEL }),
+    );
   }
 
   it('reaches the upstream through the forwarder for each wire API, whole and streamed, with the key added on the host; the sandbox reaches nothing else and holds no key; a stopped upstream is an infrastructure failure; the cassette replays offline', async () => {

@@ -122,13 +122,9 @@ describe.each(walkModes)('sanitizeKeptWorkspace $name', ({ settings }) => {
 
     const summary = await sanitize();
 
-    expect(await modeOf()).toBe(0o755);
-    expect(await modeOf('shared')).toBe(0o755);
-    expect(await modeOf('tmp')).toBe(0o755);
-    expect(await modeOf('closed')).toBe(0o700);
-    expect(await modeOf('setgid')).toBe(0o755);
-    expect(await modeOf('writable')).toBe(0o644);
-    expect(await modeOf('plain')).toBe(0o644);
+    const expected = { '.': 0o755, shared: 0o755, tmp: 0o755, closed: 0o700, setgid: 0o755, writable: 0o644, plain: 0o644 };
+    const found = Object.fromEntries(await Promise.all(Object.keys(expected).map(async (name) => [name, await modeOf(name)] as const)));
+    expect(found).toEqual(expected);
     expect(summary.privilegeBitsStripped).toBe(4);
     // The workspace, shared, tmp, setgid, writable ("closed" only gained owner bits).
     expect(summary.modesStripped).toBe(5);

@@ -8,6 +8,7 @@ import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-ser
 import { createSandbox, type Sandbox } from '@agentbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { REACH_PROBE_HEAD } from '../../../test-support/reach-probe.js';
 import { SANDBOX_KEY_SEARCH } from '../../../test-support/sandbox-key-search.js';
 import { UpstreamUnreachableError } from '../src/errors/upstream-unreachable-error.js';
 import type { AttemptGatewayOptions } from '../src/proxy/attempt-gateway.js';
@@ -107,16 +108,9 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect(gateway.outcome()).toMatchObject({ usage: { requests: 6 }, budgetStop: undefined, infrastructureFailure: undefined, exchangeCount: 6 });
 
     // No network but the forwarder: one interface (lo), no route, no name resolution, and the host's loopback is not the sandbox's.
-    const isolation = await sandbox.exec(['python3', '-I', '-c', String.raw`
-import os, socket, sys
+    const isolation = await sandbox.exec(['python3', '-I', '-c', String.raw`${REACH_PROBE_HEAD}
 print('interfaces', sorted(os.listdir('/sys/class/net')))
 print('routes', len(open('/proc/net/route').read().splitlines()) - 1)
-def attempt(label, action):
-    try:
-        action()
-        print(label, 'reached')
-    except OSError as error:
-        print(label, 'failed', type(error).__name__)
 attempt('dns', lambda: socket.getaddrinfo('registry.npmjs.org', 443))
 attempt('tcp-test-net', lambda: socket.create_connection(('192.0.2.1', 80), timeout=5))
 attempt('tcp-host-port', lambda: socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5))

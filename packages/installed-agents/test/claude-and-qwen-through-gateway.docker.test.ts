@@ -14,6 +14,7 @@ import { checkGvisorRegistered, GVISOR_RUNTIME, type DockerSandbox } from '@agen
 import { AgentEventSchema, type AgentEvent } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REACH_PROBE_HEAD } from '../../../test-support/reach-probe.js';
 import { SANDBOX_KEY_SEARCH } from '../../../test-support/sandbox-key-search.js';
 import { fakeServerUpstreams, gatewaySandboxes } from '../../cassette/test/helpers/gateway-sandboxes.js';
 import { useDockerTestContext } from '../../sandbox/test/helpers/docker-test-context.js';
@@ -50,15 +51,8 @@ function turnsFor(agent: 'claude-code' | 'qwen-code', file: string): FakeReply[]
 }
 
 /** Run as an installed agent (the `command` agent: its env, its HOME): what it can reach, from inside. */
-const REACH_PROBE = String.raw`
-import os, socket, sys
+const REACH_PROBE = String.raw`${REACH_PROBE_HEAD}
 host_port, forwarder_port = int(sys.argv[1]), int(sys.argv[2])
-def attempt(label, action):
-    try:
-        action()
-        print(label, 'reached')
-    except OSError as error:
-        print(label, 'failed', type(error).__name__)
 print('interfaces', sorted(os.listdir('/sys/class/net')))
 attempt('dns', lambda: socket.getaddrinfo('registry.npmjs.org', 443))
 attempt('tcp-public', lambda: socket.create_connection(('1.1.1.1', 443), timeout=5))

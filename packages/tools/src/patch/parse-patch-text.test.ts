@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADDED_AND_DELETED_FILE_LINES } from '../../test/helpers/git-patch-lines.js';
-import { ToolFailure } from '../errors/tool-failure.js';
+import { failureOf } from '../../test/helpers/failure-of.js';
 import { parsePatchText } from './parse-patch-text.js';
-
-function failureOf(action: () => unknown): ToolFailure {
-  try {
-    action();
-  } catch (error) {
-    if (ToolFailure.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolFailure');
-}
 
 const unified = ['--- a/src/calc.py', '+++ b/src/calc.py', '@@ -1,3 +1,3 @@', ' def add(a, b):', '-    return a - b', '+    return a + b', ' '].join('\n');
 

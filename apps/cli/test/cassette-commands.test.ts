@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CASSETTE_FORMAT, HARNESS_VERSION } from '@agentbench/schemas';
 import { readCassette } from '@agentbench/cassette';
 import { startFakeLlmServer } from '@agentbench/fake-llm-server';
 import { closedPort } from '../../../test-support/closed-port.js';
 import { runCli } from './run-cli.js';
+import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 
 /** An attempt folder as `ab run-agent` leaves it, with the cassette given. */
 async function attemptFolder(root: string, cassette: string): Promise<string> {
@@ -30,30 +30,24 @@ async function attemptFolder(root: string, cassette: string): Promise<string> {
 const header = (taskId: string) => JSON.stringify({ type: 'header', format: CASSETTE_FORMAT, version: 1, created_at: new Date().toISOString(), harness_version: HARNESS_VERSION, task_id: taskId, scenario_id: null, repeat_index: 0, replay_of: null });
 
 describe('ab proxy and ab replay from the command line (bad input: one or two lines, exit 1, no stack)', () => {
-  let root: string;
-  beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'ab-cassette-commands-'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const temporary = useTemporaryDirectory({ per: 'block', prefix: 'ab-cassette-commands-' });
 
   it('ab proxy --record with an upstream that refuses names the URL', async () => {
     const upstream = `http://127.0.0.1:${await closedPort()}/v1`;
-    const run = await runCli(['proxy', '--record', path.join(root, 'c.jsonl'), '--upstream', upstream]);
+    const run = await runCli(['proxy', '--record', path.join(temporary.path, 'c.jsonl'), '--upstream', upstream]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(`ab: cannot reach the upstream ${upstream}: connection refused (ECONNREFUSED)\n`);
   });
 
   it('ab proxy needs exactly one of --record and --replay, and --upstream to record', async () => {
     expect((await runCli(['proxy'])).stderr).toContain('ab: give exactly one of --record FILE or --replay FILE');
-    const run = await runCli(['proxy', '--record', path.join(root, 'c.jsonl')]);
+    const run = await runCli(['proxy', '--record', path.join(temporary.path, 'c.jsonl')]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('ab: --record needs --upstream URL');
   });
 
   it('ab proxy --replay of a truncated cassette names the file and the line', async () => {
-    const file = path.join(root, 'truncated.jsonl');
+    const file = path.join(temporary.path, 'truncated.jsonl');
     await writeFile(file, `${header('toy')}\n{"type":"exchange","role":"ag`);
     const run = await runCli(['proxy', '--replay', file]);
     expect(run.exitCode).toBe(1);
@@ -61,25 +55,25 @@ describe('ab proxy and ab replay from the command line (bad input: one or two li
   });
 
   it('ab replay of a truncated cassette, or of a cassette of another task, says so in one line', async () => {
-    const truncated = await attemptFolder(path.join(root, 'a'), `${header('toy')}\n{"type":"exch`);
+    const truncated = await attemptFolder(path.join(temporary.path, 'a'), `${header('toy')}\n{"type":"exch`);
     let run = await runCli(['replay', truncated]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(`ab: ${path.join(truncated, 'cassette.jsonl')}: line 2: cut short (the recording stopped mid-line); re-record the attempt or delete that line\n`);
-    const foreign = await attemptFolder(path.join(root, 'b'), `${header('other_task')}\n`);
+    const foreign = await attemptFolder(path.join(temporary.path, 'b'), `${header('other_task')}\n`);
     run = await runCli(['replay', foreign]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(`ab: ${path.join(foreign, 'cassette.jsonl')}: line 1: recorded for task "other_task", not "toy": this cassette belongs to another run\n`);
   });
 
   it('ab replay of a folder that is not an attempt says what it expected', async () => {
-    const run = await runCli(['replay', root]);
+    const run = await runCli(['replay', temporary.path]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/^ab: .*attempt\.json: not found: expected an agent attempt record \(is the folder an attempt folder, agent_runs\/<task>\/<id>\/\?\)\n$/);
   });
 
   it('ab proxy --record serves until stopped, then ab proxy --replay answers the same offline', async () => {
     const upstream = await startFakeLlmServer({ script: ['recorded answer'] });
-    const file = path.join(root, 'session.jsonl');
+    const file = path.join(temporary.path, 'session.jsonl');
     const ask = async (port: number) => {
       const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
         method: 'POST',

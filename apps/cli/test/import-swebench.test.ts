@@ -1,24 +1,18 @@
-import { readdir, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
+import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const sample = path.join(repoRoot, 'packages/swebench/test/fixtures/swe-bench-lite-sample.jsonl');
 
-let scratch: string;
-beforeAll(async () => {
-  scratch = await mkdtemp(path.join(tmpdir(), 'ab-cli-import-swebench-'));
-});
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ per: 'block', prefix: 'ab-cli-import-swebench-' });
 
 describe('ab import-swebench', () => {
   it('imports the sample records into tasks that pass ab validate-task', async () => {
-    const outDir = path.join(scratch, 'tasks', 'swe-lite');
+    const outDir = path.join(temporary.path, 'tasks', 'swe-lite');
     const run = await runCli(['import-swebench', sample, '--out', outDir]);
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
@@ -34,9 +28,9 @@ describe('ab import-swebench', () => {
     const broken = JSON.parse(lines[0] as string) as Record<string, unknown>;
     delete broken.FAIL_TO_PASS;
     delete broken.base_commit;
-    const file = path.join(scratch, 'broken.jsonl');
+    const file = path.join(temporary.path, 'broken.jsonl');
     await writeFile(file, [JSON.stringify(broken), lines[1]].join('\n'));
-    const outDir = path.join(scratch, 'tasks', 'broken');
+    const outDir = path.join(temporary.path, 'tasks', 'broken');
     const run = await runCli(['import-swebench', file, '--out', outDir, '--filter', 'sympy__sympy-13031,pytest-dev__pytest-11143', '--filter', 'absent__id-1']);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain(`skipped ${file}:1 (sympy__sympy-13031): missing base_commit, FAIL_TO_PASS`);
@@ -45,8 +39,8 @@ describe('ab import-swebench', () => {
   });
 
   it('fails in one line for a file that does not exist', async () => {
-    const run = await runCli(['import-swebench', path.join(scratch, 'missing.jsonl'), '--out', path.join(scratch, 'tasks', 'x')]);
+    const run = await runCli(['import-swebench', path.join(temporary.path, 'missing.jsonl'), '--out', path.join(temporary.path, 'tasks', 'x')]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe(`ab: ${path.join(scratch, 'missing.jsonl')}: file not found\n`);
+    expect(run.stderr).toBe(`ab: ${path.join(temporary.path, 'missing.jsonl')}: file not found\n`);
   });
 });

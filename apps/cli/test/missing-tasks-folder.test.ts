@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
+import { describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { runCli } from './run-cli.js';
 
 // Issue 27, item 8: run outside the project (no tasks/ folder), a suite command says the two ways out.
 describe('a suite command where there is no tasks folder', () => {
-  let scratch: TemporaryDirectory;
-  beforeAll(async () => {
-    scratch = await createTemporaryDirectory();
-  });
-  afterAll(async () => {
-    await scratch.remove();
-  });
+  const scratch = useTemporaryDirectory({ per: 'block' });
 
   it.each([
     [['run', '--suite', 'custom-dev']],

@@ -1,40 +1,19 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sharedFixturePath, sharedFixturesSkipReason } from '../../../test-support/shared-fixtures.js';
+import { VALID_TASK_YAML as validTask } from '../../../fixtures/bad-inputs/generate.mjs';
 import { runCli } from './run-cli.js';
+import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const skipElizaScenarios = sharedFixturesSkipReason('validate.test.ts', 'eliza-scenarios') !== undefined;
 
-const validTask = `task_spec_version: "1.0"
-id: sample
-suite: demo
-repo:
-  url: https://example.invalid/repo.git
-  commit: 0123456789abcdef0123456789abcdef01234567
-environment:
-  docker_image: agentbench/py-runner:0.1.0
-  workdir: /workspace
-  timeout_sec: 60
-setup:
-  commands: []
-run:
-  command: python3 -m pytest -q
-`;
-
-let scratch: string;
-beforeAll(async () => {
-  scratch = await mkdtemp(path.join(tmpdir(), 'ab-cli-validate-'));
-});
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ per: 'block', prefix: 'ab-cli-validate-' });
 
 async function writeTask(name: string, text: string): Promise<string> {
-  const file = path.join(scratch, name, 'task.yaml');
+  const file = path.join(temporary.path, name, 'task.yaml');
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, text);
   return file;
@@ -52,7 +31,7 @@ describe('ab validate', () => {
     const file = await writeTask('unknown-key', `${validTask}colour: blue\n`);
     const run = await runCli(['validate', file]);
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toContain(`${file}:15:1`);
+    expect(run.stdout).toContain(`${file}:13:1`);
     expect(run.stdout).toMatch(/colour/);
   });
 
@@ -73,7 +52,7 @@ describe('ab validate', () => {
   });
 
   it('reports every error in every file, not only the first', async () => {
-    const first = await writeTask('many-a', validTask.replace('timeout_sec: 60', 'timeout_sec: -1').replace('id: sample', 'id: 12'));
+    const first = await writeTask('many-a', validTask.replace('timeout_sec: 60', 'timeout_sec: -1').replace('id: bad_input', 'id: 12'));
     const second = await writeTask('many-b', `${validTask}extra: 1\n`);
     const run = await runCli(['validate', first, second]);
     expect(run.exitCode).toBe(1);
@@ -84,7 +63,7 @@ describe('ab validate', () => {
   });
 
   it('exits non-zero with a one-line message for a missing file, without a stack trace', async () => {
-    const run = await runCli(['validate', path.join(scratch, 'nope.yaml')]);
+    const run = await runCli(['validate', path.join(temporary.path, 'nope.yaml')]);
     expect(run.exitCode).not.toBe(0);
     expect(run.stderr).toMatch(/nope\.yaml: no such file/);
     expect(run.stderr).not.toMatch(/\n\s+at /);

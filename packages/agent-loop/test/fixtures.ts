@@ -51,24 +51,18 @@ export async function createLoopFixture(options: { status?: string; setup?: stri
   git(repoDir, 'commit', '-q', '-m', 'initial');
   const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoDir }).toString().trim();
   const taskFile = path.join(root, 'task.yaml');
-  const lines = [
-    'task_spec_version: "1.0"',
-    'id: shell_fixture',
-    'suite: unit',
-    'repo:',
-    '  url: ./repo',
-    `  commit: ${sha}`,
-    'environment:',
-    '  docker_image: none',
-    '  workdir: /workspace',
-    '  timeout_sec: 30',
-    'setup:',
-    `  commands: ${JSON.stringify(options.setup ?? [])}`,
-    'run:',
-    `  command: ${JSON.stringify(TEST_COMMAND)}`,
-  ];
-  if (options.script !== undefined) lines.push('agent:', '  entrypoint: scripted', `  script: ${JSON.stringify(options.script)}`);
-  await writeFile(taskFile, `${lines.join('\n')}\n`);
+  // JSON is YAML: the task is written as data, so no value needs quoting by hand.
+  const taskData = {
+    task_spec_version: '1.0',
+    id: 'shell_fixture',
+    suite: 'unit',
+    repo: { url: './repo', commit: sha },
+    environment: { docker_image: 'none', workdir: '/workspace', timeout_sec: 30 },
+    setup: { commands: options.setup ?? [] },
+    run: { command: TEST_COMMAND },
+    ...(options.script === undefined ? {} : { agent: { entrypoint: 'scripted', script: options.script } }),
+  };
+  await writeFile(taskFile, `${JSON.stringify(taskData, null, 2)}\n`);
   const task = await loadTask(taskFile);
   const sandbox = await LocalSandbox.create({ mountWorkspace: repoDir }, { isWarningSilenced: true });
   const tools = createToolSet({ sandbox, artifactsDir });

@@ -1,12 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CASSETTE_FORMAT, HARNESS_VERSION, type CassetteExchange } from '@agentbench/schemas';
 import { checkCassetteRun } from './check-cassette-run.js';
 import { CassetteFileError } from './errors/cassette-file-error.js';
 import { exchangeKey, requestHash } from './normalize-request.js';
 import { readCassette } from './read-cassette.js';
+import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 
 const header = { type: 'header', format: CASSETTE_FORMAT, version: 1, created_at: '2026-01-31T12:00:00.000Z', harness_version: HARNESS_VERSION, task_id: 'toy', scenario_id: null, repeat_index: 0, replay_of: null };
 
@@ -21,16 +21,10 @@ function exchange(step: number): CassetteExchange {
 }
 
 describe('readCassette', () => {
-  let folder: string;
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(tmpdir(), 'cassette-read-'));
-  });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const temporary = useTemporaryDirectory({ prefix: 'cassette-read-' });
 
   it('reads the header and every exchange', async () => {
-    const file = path.join(folder, 'cassette.jsonl');
+    const file = path.join(temporary.path, 'cassette.jsonl');
     await writeFile(file, [header, exchange(1), exchange(2)].map((line) => JSON.stringify(line)).join('\n') + '\n');
     const cassette = await readCassette(file);
     expect(cassette.header.task_id).toBe('toy');
@@ -38,7 +32,7 @@ describe('readCassette', () => {
   });
 
   it('names the file and the line of a truncated last line', async () => {
-    const file = path.join(folder, 'cassette.jsonl');
+    const file = path.join(temporary.path, 'cassette.jsonl');
     const full = [header, exchange(1), exchange(2)].map((line) => JSON.stringify(line)).join('\n');
     await writeFile(file, full.slice(0, full.length - 40));
     await expect(readCassette(file)).rejects.toThrow(`${file}: line 3: cut short`);
@@ -46,17 +40,17 @@ describe('readCassette', () => {
   });
 
   it('refuses a file that is not a cassette, and an exchange with a missing field, naming the field', async () => {
-    const file = path.join(folder, 'other.jsonl');
+    const file = path.join(temporary.path, 'other.jsonl');
     await writeFile(file, '{"run_id":"x"}\n');
     await expect(readCassette(file)).rejects.toThrow(`${file}: line 1: not a cassette header (expected "format": "${CASSETTE_FORMAT}", found null)`);
     const { key: _key, ...withoutKey } = exchange(1);
     await writeFile(file, `${JSON.stringify(header)}\n${JSON.stringify(withoutKey)}\n`);
     await expect(readCassette(file)).rejects.toThrow(/line 2: not a cassette exchange: key: /);
-    await expect(readCassette(path.join(folder, 'missing.jsonl'))).rejects.toThrow(/missing\.jsonl: no such file/);
+    await expect(readCassette(path.join(temporary.path, 'missing.jsonl'))).rejects.toThrow(/missing\.jsonl: no such file/);
   });
 
   it('refuses a cassette of another task or repeat', async () => {
-    const file = path.join(folder, 'cassette.jsonl');
+    const file = path.join(temporary.path, 'cassette.jsonl');
     await writeFile(file, `${JSON.stringify(header)}\n`);
     const cassette = await readCassette(file);
     expect(() => checkCassetteRun(cassette, { taskId: 'toy', repeatIndex: 0 })).not.toThrow();

@@ -8,11 +8,13 @@ import { startFakeLlmServer, type FakeLlmServer } from '@agentbench/fake-llm-ser
 import { createSandbox, type Sandbox } from '@agentbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
+import { REACH_PROBE_HEAD } from '../../../test-support/reach-probe.js';
 import { SANDBOX_KEY_SEARCH } from '../../../test-support/sandbox-key-search.js';
 import { UpstreamUnreachableError } from '../src/errors/upstream-unreachable-error.js';
-import { startAttemptGateway, type AttemptGateway, type AttemptGatewayOptions } from '../src/proxy/attempt-gateway.js';
+import type { AttemptGatewayOptions } from '../src/proxy/attempt-gateway.js';
 import { GATEWAY_PLACEHOLDER_KEY } from '../src/proxy/start-loopback-forwarder.js';
 import { readCassette } from '../src/read-cassette.js';
+import { fakeServerUpstreams, gatewaySandboxes, type GatewaySandbox } from './helpers/gateway-sandboxes.js';
 
 const skipReason = dockerSkipReason('attempt-gateway.docker.test.ts');
 const title = skipReason === undefined ? 'the attempt gateway in a Docker sandbox' : `the attempt gateway in a Docker sandbox (skipped: ${skipReason})`;
@@ -66,33 +68,23 @@ const EVERY_API = REQUESTS.flatMap((request) => [false, true].map((isStream) => 
 describe.skipIf(skipReason !== undefined)(title, () => {
   let folder: string;
   let upstream: FakeLlmServer | undefined;
-  const opened: { gateway: AttemptGateway; sandbox?: Sandbox }[] = [];
+  const gateways = gatewaySandboxes();
 
   beforeAll(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'attempt-gateway-'));
   });
   afterAll(async () => {
-    for (const { gateway, sandbox } of opened) {
-      await sandbox?.dispose();
-      await gateway.close();
-    }
+    await gateways.closeAll();
     await upstream?.close();
     await rm(folder, { recursive: true, force: true });
   });
 
   /** A gateway, a `--network none` sandbox with its socket folder mounted, and the forwarder started in it. */
-  async function attempt(name: string, upstream: FakeLlmServer, options: Partial<AttemptGatewayOptions> = {}): Promise<{ gateway: AttemptGateway; sandbox: Sandbox; port: number; environment: Readonly<Record<string, string>> }> {
-    const gateway = await startAttemptGateway({
-      cassette: path.join(folder, `${name}.jsonl`),
-      upstream: { openai: { baseUrl: upstream.url, apiKey: OPENAI_KEY }, anthropic: { baseUrl: upstream.url.replace(/\/v1$/, ''), apiKey: ANTHROPIC_KEY } },
-      ...options,
-    });
-    const entry: { gateway: AttemptGateway; sandbox?: Sandbox } = { gateway };
-    opened.push(entry);
-    const sandbox = await createSandbox('docker', { hasNetwork: false, readOnlyMounts: [gateway.mount], labels: RUN_LABEL });
-    entry.sandbox = sandbox;
-    const forwarder = await gateway.startForwarder(sandbox);
-    return { gateway, sandbox, port: forwarder.port, environment: forwarder.environment };
+  async function attempt(name: string, upstream: FakeLlmServer, options: Partial<AttemptGatewayOptions> = {}): Promise<GatewaySandbox<Sandbox>> {
+    const cassette = path.join(folder, `${name}.jsonl`);
+    return gateways.open({ cassette, upstream: fakeServerUpstreams(upstream.url, { openai: OPENAI_KEY, anthropic: ANTHROPIC_KEY }), ...options }, (mount) =>
+      createSandbox('docker', { hasNetwork: false, readOnlyMounts: [mount], labels: RUN_LABEL }),
+    );
   }
 
   it('reaches the upstream through the forwarder for each wire API, whole and streamed, with the key added on the host; the sandbox reaches nothing else and holds no key; a stopped upstream is an infrastructure failure; the cassette replays offline', async () => {
@@ -116,16 +108,9 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect(gateway.outcome()).toMatchObject({ usage: { requests: 6 }, budgetStop: undefined, infrastructureFailure: undefined, exchangeCount: 6 });
 
     // No network but the forwarder: one interface (lo), no route, no name resolution, and the host's loopback is not the sandbox's.
-    const isolation = await sandbox.exec(['python3', '-I', '-c', String.raw`
-import os, socket, sys
+    const isolation = await sandbox.exec(['python3', '-I', '-c', String.raw`${REACH_PROBE_HEAD}
 print('interfaces', sorted(os.listdir('/sys/class/net')))
 print('routes', len(open('/proc/net/route').read().splitlines()) - 1)
-def attempt(label, action):
-    try:
-        action()
-        print(label, 'reached')
-    except OSError as error:
-        print(label, 'failed', type(error).__name__)
 attempt('dns', lambda: socket.getaddrinfo('registry.npmjs.org', 443))
 attempt('tcp-test-net', lambda: socket.create_connection(('192.0.2.1', 80), timeout=5))
 attempt('tcp-host-port', lambda: socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5))

@@ -2,7 +2,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadScenario } from '@agentbench/schemas';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEvaluationContext } from '../src/context/evaluation-context.js';
 import { ConfigFileError } from '../src/errors/config-file-error.js';
 import { PluginConflictError } from '../src/errors/plugin-conflict-error.js';
@@ -13,15 +13,9 @@ import { createEvaluatorRegistry } from '../src/registry/evaluator-registry.js';
 import { brokenPluginDir, elizaScenariosDir, elizaScenariosSkipReason, examplePluginDir } from './helpers/paths.js';
 
 const skipElizaScenarios = elizaScenariosSkipReason('plugins.test.ts') !== undefined;
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 const exampleEntry = path.join(examplePluginDir, 'src/index.js');
 

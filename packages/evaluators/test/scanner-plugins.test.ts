@@ -1,19 +1,13 @@
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PluginConflictError } from '../src/errors/plugin-conflict-error.js';
 import { PluginLoadError } from '../src/errors/plugin-load-error.js';
 import { loadScanners } from '../src/plugins/load-scanners.js';
 import { scanChanges } from '../src/scanners/scan-changes.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { brokenPluginDir, examplePluginDir, scannerExampleDir } from './helpers/paths.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 const PATCH = ['diff --git a/Makefile b/Makefile', '--- a/Makefile', '+++ b/Makefile', '@@ -1,1 +1,2 @@', ' test:', '+\tPYTEST_ADDOPTS=-x pytest', ''].join('\n');
 

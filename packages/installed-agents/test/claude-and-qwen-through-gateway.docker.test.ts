@@ -8,13 +8,15 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startAttemptGateway, type AttemptGateway } from '@agentbench/cassette';
+import type { AttemptGateway } from '@agentbench/cassette';
 import { startFakeLlmServer, type FakeLlmServer, type FakeReply } from '@agentbench/fake-llm-server';
 import { checkGvisorRegistered, GVISOR_RUNTIME, type DockerSandbox } from '@agentbench/sandbox';
 import { AgentEventSchema, type AgentEvent } from '@agentbench/schemas';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REACH_PROBE_HEAD } from '../../../test-support/reach-probe.js';
 import { SANDBOX_KEY_SEARCH } from '../../../test-support/sandbox-key-search.js';
+import { fakeServerUpstreams, gatewaySandboxes } from '../../cassette/test/helpers/gateway-sandboxes.js';
 import { useDockerTestContext } from '../../sandbox/test/helpers/docker-test-context.js';
 import { findAgentDefinition } from '../src/definition/list-agent-definitions.js';
 import type { AgentDefinition } from '../src/definition/load-agent-definition.js';
@@ -49,15 +51,8 @@ function turnsFor(agent: 'claude-code' | 'qwen-code', file: string): FakeReply[]
 }
 
 /** Run as an installed agent (the `command` agent: its env, its HOME): what it can reach, from inside. */
-const REACH_PROBE = String.raw`
-import os, socket, sys
+const REACH_PROBE = String.raw`${REACH_PROBE_HEAD}
 host_port, forwarder_port = int(sys.argv[1]), int(sys.argv[2])
-def attempt(label, action):
-    try:
-        action()
-        print(label, 'reached')
-    except OSError as error:
-        print(label, 'failed', type(error).__name__)
 print('interfaces', sorted(os.listdir('/sys/class/net')))
 attempt('dns', lambda: socket.getaddrinfo('registry.npmjs.org', 443))
 attempt('tcp-public', lambda: socket.create_connection(('1.1.1.1', 443), timeout=5))
@@ -75,7 +70,7 @@ describeDocker('Claude Code and Qwen Code in a sandbox, scripted through the gat
   let folder: string;
   let upstream: FakeLlmServer;
   let turns: FakeReply[] = [];
-  const opened: Array<{ gateway: AttemptGateway; sandbox?: DockerSandbox }> = [];
+  const gateways = gatewaySandboxes();
 
   beforeAll(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'installed-agents-claude-qwen-'));
@@ -90,27 +85,18 @@ describeDocker('Claude Code and Qwen Code in a sandbox, scripted through the gat
     });
   });
   afterAll(async () => {
-    for (const { gateway, sandbox } of opened) {
-      await sandbox?.dispose();
-      await gateway.close();
-    }
+    await gateways.closeAll();
     await upstream?.close();
     await rm(folder, { recursive: true, force: true });
   });
 
   /** One attempt: its gateway (its own cassette), a sandbox with the gateway's socket and the agent mounted, calc.py broken, the forwarder started. */
   async function attempt(name: string, installation: AgentInstallation): Promise<{ gateway: AttemptGateway; sandbox: DockerSandbox; port: number }> {
-    const gateway = await startAttemptGateway({
-      cassette: path.join(folder, name, 'cassette.jsonl'),
-      upstream: { openai: { baseUrl: upstream.url, apiKey: UPSTREAM_KEY }, anthropic: { baseUrl: upstream.url.replace(/\/v1$/, ''), apiKey: UPSTREAM_KEY } },
-    });
-    const entry: { gateway: AttemptGateway; sandbox?: DockerSandbox } = { gateway };
-    opened.push(entry);
-    const sandbox = await context.createSandbox({ hasNetwork: false, readOnlyMounts: [gateway.mount, ...installation.mounts] });
-    entry.sandbox = sandbox;
+    const cassette = path.join(folder, name, 'cassette.jsonl');
+    const upstreams = fakeServerUpstreams(upstream.url, { openai: UPSTREAM_KEY, anthropic: UPSTREAM_KEY });
+    const { gateway, sandbox, port } = await gateways.open({ cassette, upstream: upstreams }, (mount) => context.createSandbox({ hasNetwork: false, readOnlyMounts: [mount, ...installation.mounts] }));
     await sandbox.writeFile('calc.py', BROKEN);
-    const forwarder = await gateway.startForwarder(sandbox);
-    return { gateway, sandbox, port: forwarder.port };
+    return { gateway, sandbox, port };
   }
 
   /** Runs the agent scripted to fix calc.py; checks the file, the model requests and the events the runner wrote. */

@@ -1,23 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { repositoryRoot } from '../../../test-support/fixture-repositories.js';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { runScenario } from '../src/run/run-scenario.js';
 import type { ScenarioRunResult } from '../src/run/scenario-result.js';
 
-// A plugin as a plain module (no imports): `params` is a minimal valibot-compatible schema accepting anything.
-const plugin = `
-const anything = { kind: 'schema', type: 'unknown', expects: 'unknown', async: false, '~run': (dataset) => ({ ...dataset, typed: true }) };
-export default {
-  name: 'misbehaving',
-  version: '0.1.0',
-  evaluators: [
-    { type: 'never_settles', params: anything, evaluate: () => new Promise(() => {}) },
-    { type: 'exits', params: anything, evaluate: async () => { process.exit(0); return { success: true, message: 'exited' }; } },
-    { type: 'floods', params: anything, evaluate: async () => ({ success: true, message: 'm'.repeat(50 * 1024 * 1024), details: { dump: 'd'.repeat(5 * 1024 * 1024) } }) },
-  ],
-};
-`;
+// The bad-input corpus's plugin (a plain module, no imports): it never settles, exits, or floods its message.
+const misbehavingPlugin = path.join(repositoryRoot, 'fixtures/bad-inputs/plugins/misbehaving.mjs');
 
 function scenario(evaluations: string): string {
   return `name: Misbehaving plugin
@@ -37,7 +27,7 @@ judgment:
 let directory: TemporaryDirectory;
 beforeEach(async () => {
   directory = await createTemporaryDirectory();
-  await directory.write('misbehaving.mjs', plugin);
+  await directory.write('misbehaving.mjs', await readFile(misbehavingPlugin, 'utf8'));
 });
 afterEach(async () => {
   await directory.remove();
@@ -75,7 +65,8 @@ describe('a plugin evaluator that misbehaves', () => {
 
   it('that returns a 50 MB message: result.json stays small, with the cut marked', async () => {
     const { result, written, bytes } = await run('      - type: floods\n');
-    expect(result.status).toBe('passed');
+    // The corpus's evaluator judges the step failed: the run completes and only its message is cut.
+    expect(result.status).toBe('failed');
     expect(written.evaluations[0]?.message).toMatch(/^m{4000}… \[cut: 52,424,800 more characters\]$/);
     expect(bytes).toBeLessThan(200 * 1024);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { quietHost } from '../test/helpers/quiet-host.js';
 import { AutoConcurrency } from './auto-concurrency.js';
 import { runScheduled } from './run-scheduled.js';
 
@@ -9,9 +10,6 @@ const context = { key: '', running: 0, signal };
 function plenty(): number {
   return 64 * GIB;
 }
-
-/** A host whose CPU never looks saturated: no run queue known, counters that do not move. */
-const quietHost = { readRunQueue: () => undefined, readCpuTimes: () => ({ idle: 0, total: 0 }) };
 
 describe('AutoConcurrency', () => {
   it('starts at two and grows by one per successful create, never above maxJobs', async () => {

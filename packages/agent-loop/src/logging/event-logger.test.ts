@@ -1,24 +1,16 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentEventSchema } from '@agentbench/schemas';
 import * as v from 'valibot';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventLogger } from './event-logger.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
-let folder: string;
-
-beforeEach(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), 'event-logger-test-'));
-});
-
-afterEach(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ prefix: 'event-logger-test-' });
 
 describe('EventLogger', () => {
   it('writes each event as one schema-valid line before emit returns, appending to an existing file', async () => {
-    const file = path.join(folder, 'nested', 'events.jsonl');
+    const file = path.join(temporary.path, 'nested', 'events.jsonl');
     const seen: string[] = [];
     const logger = new EventLogger({ runId: 'r1', file, now: () => new Date('2025-01-02T03:04:05.000Z'), onEvent: (event) => seen.push(event.event_type) });
     logger.emit('run_started', { task_id: 't', variant: 'scripted' }, 0);

@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readCassette } from '../read-cassette.js';
 import { startModelProxy } from './start-model-proxy.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
 const body = { model: 'judge-model', temperature: 0, messages: [{ role: 'user', content: 'Did it work?' }], stream: false };
 const completion = {
@@ -17,16 +16,10 @@ const completion = {
 };
 
 describe('recordCachedAnswer: an answer that never crossed the wire is kept for replay', () => {
-  let folder: string;
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(tmpdir(), 'cassette-cached-'));
-  });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const temporary = useTemporaryDirectory({ prefix: 'cassette-cached-' });
 
   it('writes it as a judge exchange marked served_from judge-cache, and a replay with no upstream serves it', async () => {
-    const file = path.join(folder, 'cassette.jsonl');
+    const file = path.join(temporary.path, 'cassette.jsonl');
     const recorder = await startModelProxy({ mode: 'record', cassette: file });
     recorder.recordCachedAnswer({ role: 'judge', endpoint: '/chat/completions', body, responseBody: JSON.stringify(completion), servedFrom: 'judge-cache' });
     await recorder.close();

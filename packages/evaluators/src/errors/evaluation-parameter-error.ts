@@ -8,8 +8,8 @@ export class EvaluationParameterError extends EvaluatorsError {
   readonly issues: readonly ValidationIssue[];
 
   constructor(issues: readonly ValidationIssue[]) {
-    const errors = issues.filter((issue) => issue.severity === 'error');
-    const heading = `evaluations are not valid (${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}):`;
+    const errorCount = issues.filter((issue) => issue.severity === 'error').length;
+    const heading = `evaluations are not valid (${errorCount} ${errorCount === 1 ? 'problem' : 'problems'}):`;
     super([heading, ...issues.map((issue) => `  ${formatIssue(issue)}`)].join('\n'));
     this.issues = issues;
   }

@@ -50,17 +50,21 @@ export interface CachedJudgeExchange {
   responseBody: string;
 }
 
+const SMALL_JUDGE_MODEL = { variable: 'AGENTBENCH_JUDGE_MODEL_SMALL', fallbackModel: 'openai/gpt-4o-mini' } as const;
+const LARGE_JUDGE_MODEL = { variable: 'AGENTBENCH_JUDGE_MODEL_LARGE', fallbackModel: 'openai/gpt-4o' } as const;
+
 /**
  * `model_type` of a scenario (ElizaOS names) → the environment variable that overrides its model, and the
  * model used when neither that variable nor a base judge model is set.
  */
 export const JUDGE_MODEL_TYPES = {
-  TEXT_SMALL: { variable: 'AGENTBENCH_JUDGE_MODEL_SMALL', fallbackModel: 'openai/gpt-4o-mini' },
-  TEXT_LARGE: { variable: 'AGENTBENCH_JUDGE_MODEL_LARGE', fallbackModel: 'openai/gpt-4o' },
+  TEXT_SMALL: SMALL_JUDGE_MODEL,
+  TEXT_LARGE: LARGE_JUDGE_MODEL,
   TEXT_REASONING_SMALL: { variable: 'AGENTBENCH_JUDGE_MODEL_REASONING_SMALL', fallbackModel: 'openai/o4-mini' },
   TEXT_REASONING_LARGE: { variable: 'AGENTBENCH_JUDGE_MODEL_REASONING_LARGE', fallbackModel: 'openai/o3' },
-  OBJECT_SMALL: { variable: 'AGENTBENCH_JUDGE_MODEL_SMALL', fallbackModel: 'openai/gpt-4o-mini' },
-  OBJECT_LARGE: { variable: 'AGENTBENCH_JUDGE_MODEL_LARGE', fallbackModel: 'openai/gpt-4o' },
+  // Structured output is judged by the text models of the same size.
+  OBJECT_SMALL: SMALL_JUDGE_MODEL,
+  OBJECT_LARGE: LARGE_JUDGE_MODEL,
 } as const;
 export type JudgeModelType = keyof typeof JUDGE_MODEL_TYPES;
 export const JUDGE_MODEL_TYPE_NAMES = Object.keys(JUDGE_MODEL_TYPES) as JudgeModelType[];

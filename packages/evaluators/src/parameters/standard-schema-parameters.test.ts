@@ -1,6 +1,6 @@
 import { formatIssue, loadScenario } from '@agentbench/schemas';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { createEvaluationContext } from '../context/evaluation-context.js';
 import { EvaluationParameterError } from '../errors/evaluation-parameter-error.js';
 import { PluginDefinitionError } from '../errors/plugin-definition-error.js';
@@ -57,13 +57,7 @@ function repeatEvaluator(type: string, isAsync: boolean) {
 
 const plugin = definePlugin({ name: 'standard', version: '1.0.0', evaluators: [repeatEvaluator('repeat_word', false), repeatEvaluator('repeat_word_async', true)] });
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 describe('evaluator parameters as any Standard Schema', () => {
   it('passes the schema output to evaluate (defaults applied), sync or async', async () => {

@@ -3,12 +3,13 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { formatIssue, loadScenario } from '@agentbench/schemas';
 import { validateScenarioFile } from '../../../schemas/src/loading/load-scenario.js';
+import { validScenarioYaml } from '../../../schemas/test/helpers/fixtures.js';
 import * as v from 'valibot';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { elizaScenariosDir, elizaScenariosSkipReason } from '../../test/helpers/paths.js';
 
 const skipElizaScenarios = elizaScenariosSkipReason('evaluator-registry.test.ts') !== undefined;
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { createEvaluationContext } from '../context/evaluation-context.js';
 import { EvaluationParameterError } from '../errors/evaluation-parameter-error.js';
 import { EvaluatorRegistrationError } from '../errors/evaluator-registration-error.js';
@@ -17,23 +18,12 @@ import { definePlugin } from '../plugins/plugin-definition.js';
 import { toEvaluationOutcome } from './evaluation-report.js';
 import { createEvaluatorRegistry } from './evaluator-registry.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
-const scenarioText = `name: Registry test
-description: evaluations with mistakes
-environment:
-  type: local
-run:
-  - input: hello
-    evaluations:
-      - type: string_contains
-        value: hello
+// The smallest valid scenario, with mistakes added after its one evaluation (its lines 1-9 stay as they are).
+const scenarioText = validScenarioYaml.replace(
+  '        value: hello\n',
+  `        value: hello
         case_sensitive: "yes"
       - type: strng_contains
         value: x
@@ -50,9 +40,8 @@ run:
       final_evaluations:
         - type: context_retention
           test_memory_of: []
-judgment:
-  strategy: all_pass
-`;
+`,
+);
 
 describe('registry.validate', () => {
   it('reports every problem of a scenario file with file, line, column and field path', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ADDED_AND_DELETED_FILE_LINES } from '../../../tools/test/helpers/git-patch-lines.js';
 import { parseUnifiedDiff } from './unified-diff.js';
 
 const PATCH = [
@@ -12,20 +13,7 @@ const PATCH = [
   ' ',
   '-from pkg.stats import mean',
   '+from pkg.stats import mean, median',
-  'diff --git a/sitecustomize.py b/sitecustomize.py',
-  'new file mode 100644',
-  'index 0000000..3333333',
-  '--- /dev/null',
-  '+++ b/sitecustomize.py',
-  '@@ -0,0 +1,2 @@',
-  '+++ b/not-a-header.py',
-  '+print("hi")',
-  'diff --git a/old.py b/old.py',
-  'deleted file mode 100644',
-  '--- a/old.py',
-  '+++ /dev/null',
-  '@@ -1 +0,0 @@',
-  '-x = 1',
+  ...ADDED_AND_DELETED_FILE_LINES,
   'diff --git "a/caf\\303\\251 x.py" "b/caf\\303\\251 x.py"',
   'GIT binary patch',
   'literal 3',

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readdir, rename, symlink, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultWalkSettings, removeTree, walkDirectory, type WalkSettings } from './directory-walk.js';
+import { makeDeepTree, WALK_MODES } from '../../test/helpers/deep-tree.js';
+import { removeTree, walkDirectory } from './directory-walk.js';
 
 let base: string;
 let root: string;
@@ -23,29 +24,7 @@ afterEach(() => {
   spawnSync('rm', ['-rf', base]);
 });
 
-function makeDeepTree(start: string, depth: number): void {
-  const script = `
-    const fs = require('fs');
-    let fd = fs.openSync(process.argv[1], 'r');
-    for (let level = 0; level < Number(process.argv[2]); level++) {
-      const next = '/proc/self/fd/' + fd + '/d';
-      fs.mkdirSync(next);
-      fs.writeFileSync('/proc/self/fd/' + fd + '/f', 'x');
-      const child = fs.openSync(next, 'r');
-      fs.closeSync(fd);
-      fd = child;
-    }
-  `;
-  const result = spawnSync(process.execPath, ['-e', script, start, String(depth)], { encoding: 'utf8' });
-  expect(result.status, result.stderr).toBe(0);
-}
-
-const modes: Array<{ name: string; settings: WalkSettings }> = [
-  { name: 'through /proc/self/fd', settings: defaultWalkSettings },
-  { name: 'by plain paths', settings: { useProcFileDescriptors: false } },
-];
-
-describe.each(modes)('walkDirectory $name', ({ settings }) => {
+describe.each(WALK_MODES)('walkDirectory $name', ({ settings }) => {
   it('never enters a folder swapped for a link after lstat saw it', async () => {
     const seen: string[] = [];
     const failed: string[] = [];
@@ -99,7 +78,7 @@ describe.each(modes)('walkDirectory $name', ({ settings }) => {
   it('removes a tree without following its links', async () => {
     await symlink(outside, join(root, 'dir', 'to-outside'));
     await symlink(join(outside, 'victim'), join(root, 'victim-link'));
-    makeDeepTree(join(root, 'dir'), 50);
+    makeDeepTree(join(root, 'dir'), 50, 'every-level');
     await removeTree(root, settings);
     expect(await readdir(base)).toEqual(['outside']);
     expect(await readdir(outside)).toEqual(['victim']);
@@ -125,7 +104,7 @@ describe('walkDirectory through /proc/self/fd', () => {
   });
 
   it('removes a tree deeper than PATH_MAX', async () => {
-    makeDeepTree(join(root, 'dir'), 3000);
+    makeDeepTree(join(root, 'dir'), 3000, 'every-level');
     await removeTree(root);
     expect(await readdir(base)).toEqual(['outside']);
   });

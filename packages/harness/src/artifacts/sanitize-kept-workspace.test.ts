@@ -3,8 +3,8 @@ import { chmod, chown, copyFile, link, lstat, mkdir, mkdtemp, readdir, readFile,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeDeepTree, WALK_MODES } from '../../test/helpers/deep-tree.js';
 import { skipUnlessRequired } from '../../../../test-support/skip-unless-required.js';
-import { defaultWalkSettings, type WalkSettings } from './directory-walk.js';
 import { sanitizeManifestPath, sanitizeKeptWorkspace, sanitizeWithSettings, type SanitizeSummary } from './sanitize-kept-workspace.js';
 
 // Real files, made the way a sandbox would leave them in a kept workspace: a setuid copy of
@@ -64,30 +64,7 @@ async function modeOf(...parts: string[]): Promise<number> {
   return (await lstat(inWorkspace(...parts))).mode & 0o7777;
 }
 
-/** Makes a chain of `depth` folders named `d` below `start` (deeper than PATH_MAX if asked), through /proc. */
-function makeDeepTree(start: string, depth: number): void {
-  const script = `
-    const fs = require('fs');
-    let fd = fs.openSync(process.argv[1], 'r');
-    for (let level = 0; level < Number(process.argv[2]); level++) {
-      const next = '/proc/self/fd/' + fd + '/d';
-      fs.mkdirSync(next);
-      const child = fs.openSync(next, 'r');
-      fs.closeSync(fd);
-      fd = child;
-    }
-    fs.writeFileSync('/proc/self/fd/' + fd + '/bottom', 'x');
-  `;
-  const result = spawnSync(process.execPath, ['-e', script, start, String(depth)], { encoding: 'utf8' });
-  expect(result.status, result.stderr).toBe(0);
-}
-
-const walkModes: Array<{ name: string; settings: WalkSettings }> = [
-  { name: 'through /proc/self/fd', settings: defaultWalkSettings },
-  { name: 'by plain paths (no /proc)', settings: { useProcFileDescriptors: false } },
-];
-
-describe.each(walkModes)('sanitizeKeptWorkspace $name', ({ settings }) => {
+describe.each(WALK_MODES)('sanitizeKeptWorkspace $name', ({ settings }) => {
   const sanitize = (options = {}): Promise<SanitizeSummary> => sanitizeWithSettings(workspace, options, settings);
 
   it.skipIf(!isRoot)('strips the setuid bit of a copied shell: user nobody no longer gets root', async () => {
@@ -122,13 +99,9 @@ describe.each(walkModes)('sanitizeKeptWorkspace $name', ({ settings }) => {
 
     const summary = await sanitize();
 
-    expect(await modeOf()).toBe(0o755);
-    expect(await modeOf('shared')).toBe(0o755);
-    expect(await modeOf('tmp')).toBe(0o755);
-    expect(await modeOf('closed')).toBe(0o700);
-    expect(await modeOf('setgid')).toBe(0o755);
-    expect(await modeOf('writable')).toBe(0o644);
-    expect(await modeOf('plain')).toBe(0o644);
+    const expected = { '.': 0o755, shared: 0o755, tmp: 0o755, closed: 0o700, setgid: 0o755, writable: 0o644, plain: 0o644 };
+    const found = Object.fromEntries(await Promise.all(Object.keys(expected).map(async (name) => [name, await modeOf(name)] as const)));
+    expect(found).toEqual(expected);
     expect(summary.privilegeBitsStripped).toBe(4);
     // The workspace, shared, tmp, setgid, writable ("closed" only gained owner bits).
     expect(summary.modesStripped).toBe(5);
@@ -264,7 +237,7 @@ describe.each(walkModes)('sanitizeKeptWorkspace $name', ({ settings }) => {
 
   // Plain paths cannot reach below PATH_MAX: that case is /proc's alone.
   it('removes folders deeper than maxDepth whole, even deeper than PATH_MAX with /proc', async () => {
-    makeDeepTree(workspace, settings.useProcFileDescriptors ? 3000 : 300);
+    makeDeepTree(workspace, settings.useProcFileDescriptors ? 3000 : 300, 'bottom');
     const summary = await sanitize({ maxDepth: 10 });
     const levels = Array.from({ length: 10 }, () => 'd');
     expect(await typeOf(...levels)).toBe('folder');
@@ -274,7 +247,7 @@ describe.each(walkModes)('sanitizeKeptWorkspace $name', ({ settings }) => {
   }, 300_000); // 3000 levels made and removed: over a minute on two loaded cores (seen in a CI run beside a benchmark)
 
   it('walks a deep tree within maxDepth and a wide folder', async () => {
-    makeDeepTree(workspace, 200);
+    makeDeepTree(workspace, 200, 'bottom');
     await mkdir(inWorkspace('wide'));
     for (let index = 0; index < 2000; index++) await writeFile(inWorkspace('wide', `file-${index}`), '');
     await chmod(inWorkspace('wide', 'file-1999'), 0o4755);

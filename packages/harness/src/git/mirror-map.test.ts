@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '@agentbench/schemas';
 import { applyMirrorMap, loadMirrorMap, parseMirrorConfig, parseMirrorList } from './mirror-map.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
 describe('parseMirrorList', () => {
   it('reads prefix=replacement pairs separated by ; or newlines, resolving relative folders', () => {
@@ -39,49 +39,43 @@ describe('applyMirrorMap', () => {
 });
 
 describe('parseMirrorConfig and loadMirrorMap', () => {
-  let folder: string;
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(tmpdir(), 'agentbench-mirrors-'));
-  });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const temporary = useTemporaryDirectory({ prefix: 'agentbench-mirrors-' });
 
   it('reads git.mirrors of agentbench.config.json relative to the file', async () => {
-    await writeFile(path.join(folder, 'agentbench.config.json'), JSON.stringify({ git: { mirrors: { 'https://github.com/': 'mirrors/github/' } } }));
-    const rules = await loadMirrorMap({ cwd: folder, env: {} });
-    expect(rules).toEqual([{ prefix: 'https://github.com/', replacement: path.join(folder, 'mirrors/github') + path.sep, origin: path.join(folder, 'agentbench.config.json') }]);
+    await writeFile(path.join(temporary.path, 'agentbench.config.json'), JSON.stringify({ git: { mirrors: { 'https://github.com/': 'mirrors/github/' } } }));
+    const rules = await loadMirrorMap({ cwd: temporary.path, env: {} });
+    expect(rules).toEqual([{ prefix: 'https://github.com/', replacement: path.join(temporary.path, 'mirrors/github') + path.sep, origin: path.join(temporary.path, 'agentbench.config.json') }]);
   });
 
   it('lets the environment variable win over the file for the same prefix', async () => {
-    await writeFile(path.join(folder, 'agentbench.config.json'), JSON.stringify({ git: { mirrors: { 'https://github.com/': '/from-file/', 'https://gitlab.com/': '/gitlab/' } } }));
-    const rules = await loadMirrorMap({ cwd: folder, env: { AGENTBENCH_GIT_MIRRORS: 'https://github.com/=/from-env/' } });
+    await writeFile(path.join(temporary.path, 'agentbench.config.json'), JSON.stringify({ git: { mirrors: { 'https://github.com/': '/from-file/', 'https://gitlab.com/': '/gitlab/' } } }));
+    const rules = await loadMirrorMap({ cwd: temporary.path, env: { AGENTBENCH_GIT_MIRRORS: 'https://github.com/=/from-env/' } });
     expect(applyMirrorMap('https://github.com/a/b', rules).url).toBe('/from-env/a/b');
     expect(applyMirrorMap('https://gitlab.com/a/b', rules).url).toBe('/gitlab/a/b');
   });
 
   it('is empty without a variable or a file', async () => {
-    expect(await loadMirrorMap({ cwd: folder, env: {} })).toEqual([]);
+    expect(await loadMirrorMap({ cwd: temporary.path, env: {} })).toEqual([]);
   });
 
   it('reports a broken config file with its path and field', async () => {
-    const file = path.join(folder, 'agentbench.config.json');
+    const file = path.join(temporary.path, 'agentbench.config.json');
     await writeFile(file, '{ "git": ');
-    await expect(loadMirrorMap({ cwd: folder, env: {} })).rejects.toThrow(`${file}: not valid JSON`);
+    await expect(loadMirrorMap({ cwd: temporary.path, env: {} })).rejects.toThrow(`${file}: not valid JSON`);
     expect(() => parseMirrorConfig({ git: { mirrors: { 'https://a/': 3 } } }, file)).toThrow(`${file}: git.mirrors["https://a/"]: expected a string (URL or folder), found 3`);
     expect(() => parseMirrorConfig({ git: { mirrors: [] } }, file)).toThrow(ConfigurationError);
   });
 
   it('reads the config file like any input file: a regular file, bounded', async () => {
-    const file = path.join(folder, 'agentbench.config.json');
+    const file = path.join(temporary.path, 'agentbench.config.json');
     await writeFile(file, '');
     await truncate(file, 2 * 1024 * 1024);
-    await expect(loadMirrorMap({ cwd: folder, env: {} })).rejects.toThrow(`${file}: cannot read the config file: file too large: it is 2 MiB (2,097,152 bytes); the limit for input files is 1 MiB`);
-    await expect(loadMirrorMap({ cwd: folder, env: {}, configFile: '/dev/zero' })).rejects.toThrow('cannot read the config file: expected a regular file, found a character device');
+    await expect(loadMirrorMap({ cwd: temporary.path, env: {} })).rejects.toThrow(`${file}: cannot read the config file: file too large: it is 2 MiB (2,097,152 bytes); the limit for input files is 1 MiB`);
+    await expect(loadMirrorMap({ cwd: temporary.path, env: {}, configFile: '/dev/zero' })).rejects.toThrow('cannot read the config file: expected a regular file, found a character device');
   });
 
   it('reports a config file named explicitly that does not exist', async () => {
-    await mkdir(path.join(folder, 'sub'));
-    await expect(loadMirrorMap({ cwd: folder, env: {}, configFile: path.join(folder, 'sub', 'missing.json') })).rejects.toThrow(/cannot read the config file: file not found/);
+    await mkdir(path.join(temporary.path, 'sub'));
+    await expect(loadMirrorMap({ cwd: temporary.path, env: {}, configFile: path.join(temporary.path, 'sub', 'missing.json') })).rejects.toThrow(/cannot read the config file: file not found/);
   });
 });

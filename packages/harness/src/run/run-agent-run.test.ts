@@ -6,6 +6,7 @@ import type { Sandbox } from '@agentbench/sandbox';
 import { loadTask, type AttemptRecord, type LoadedTask } from '@agentbench/schemas';
 import { RUN_STOPPED_CAUSE } from '@agentbench/scoring';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { quietHost } from '../../../scheduler/test/helpers/quiet-host.js';
 import { fakeAttemptRecord } from '../../test/helpers/fake-attempt-record.js';
 import { makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
 import { rm } from 'node:fs/promises';
@@ -37,9 +38,6 @@ const infra = { reason: 'SANDBOX_ERROR', stage: 'git_clone', failureClass: 'infr
 const agentKill = { reason: 'SANDBOX_ERROR', stage: 'agent_run', failureClass: 'agent' } as const;
 
 
-// -j auto holds new starts while the host's CPU is busy, and a CI machine running the tests is: these
-// tests are about how it grows, so the host reads as idle (no run queue known, no CPU time passed).
-const quietHost = { readRunQueue: () => undefined, readCpuTimes: () => ({ idle: 0, total: 0 }) };
 describe('runAgentRun', () => {
   it('writes the plan to run.json and one record per attempt to attempts.jsonl, with attempt id, repeat and try', async () => {
     const runDir = path.join(root, 'run');

@@ -1,16 +1,10 @@
 import path from 'node:path';
 import { defineScanner } from '@agentbench/evaluators';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { scanAgentChanges } from './scan-agent-changes.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 const APPLIED = ['diff --git a/src/pkg/__init__.py b/src/pkg/__init__.py', '--- a/src/pkg/__init__.py', '+++ b/src/pkg/__init__.py', '@@ -1,1 +1,2 @@', ' """Docs."""', '+import os; os._exit(0)', ''].join('\n');
 const DROPPED = ['diff --git a/tox.ini b/tox.ini', '--- a/tox.ini', '+++ b/tox.ini', '@@ -1,1 +1,2 @@', ' [pytest]', '+addopts = -k "not median"', ''].join('\n');

@@ -1,9 +1,9 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentEventSchema, AttemptRecordSchema } from '@agentbench/schemas';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { writeSyntheticRunFolder, type SyntheticAttempt } from '../../../../test-support/synthetic-run-folder.js';
 import { RunFolderError } from '../errors/run-folder-error.js';
 import { compareRuns } from './compare-runs.js';
@@ -22,13 +22,7 @@ function task(taskId: string, passed: boolean, tools: Call[] = [READ, FIX], extr
   return { taskId, passed, tools, ...extra };
 }
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 describe('compareRuns', () => {
   it('writes schema-valid records (the fixture is honest)', async () => {

@@ -1,18 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ReadProblem } from '../model/report-model.js';
 import { readAgentRunTimeline } from './agent-run-timeline.js';
 import { DEFAULT_PREVIEW_LIMITS } from './preview-limits.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
-let folder: string;
-beforeEach(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), 'ab-timeline-'));
-});
-afterEach(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ prefix: 'ab-timeline-' });
 
 it("shows an installed agent's answers and command outputs from its events, where our agent's come from its transcript", async () => {
   const base = { timestamp: '2026-11-27T18:00:00.000Z', run_id: 'r' };
@@ -22,10 +16,10 @@ it("shows an installed agent's answers and command outputs from its events, wher
     { ...base, event_type: 'tool_call_started', step: 1, payload: { request_id: 'call_1', tool: 'run', params: { command: 'ls missing-file' }, agent_tool: 'Bash' } },
     { ...base, event_type: 'tool_call_finished', step: 1, payload: { request_id: 'call_1', tool: 'run', status: 'success', exit_code: 2, output: 'ls: cannot access' } },
   ];
-  const file = path.join(folder, 'events.jsonl');
+  const file = path.join(temporary.path, 'events.jsonl');
   await writeFile(file, events.map((event) => JSON.stringify(event)).join('\n') + '\n');
   const problems: ReadProblem[] = [];
-  const timeline = await readAgentRunTimeline(file, { runFolder: folder, limits: DEFAULT_PREVIEW_LIMITS, problems });
+  const timeline = await readAgentRunTimeline(file, { runFolder: temporary.path, limits: DEFAULT_PREVIEW_LIMITS, problems });
   expect(problems).toEqual([]);
   expect(timeline?.entries.map((entry) => [entry.title, entry.output?.text])).toEqual([
     ['LLM fake-model, 10 in / 2 out tokens', 'Let me look at the code.'],

@@ -1,22 +1,16 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeAgentRun, writeScenarioRun, writeSuiteRun } from '../../test/helpers/write-artifacts.js';
 import { RunFolderError } from '../errors/run-folder-error.js';
 import { readRunFolders } from './read-run-folders.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
-let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'ab-report-read-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ prefix: 'ab-report-read-' });
 
 describe('readRunFolders', () => {
   it('reads a suite run: records, run.json, stage timeline with log previews, and reports the torn line', async () => {
-    const dir = await writeSuiteRun(root);
+    const dir = await writeSuiteRun(temporary.path);
     const model = await readRunFolders([dir]);
     expect(model.sources[0]?.run).toMatchObject({ runId: 'suite-run-1', kind: 'suite_baseline', suite: 'custom-dev' });
     expect(model.rows.map((row) => [row.taskId, row.status, row.failureReason])).toEqual([
@@ -36,7 +30,7 @@ describe('readRunFolders', () => {
   });
 
   it('reads an agent run: tool calls with arguments, outputs and durations, LLM turns, tests, the patch, the stop', async () => {
-    const dir = await writeAgentRun(root);
+    const dir = await writeAgentRun(temporary.path);
     const model = await readRunFolders([dir]);
     expect(model.rows).toHaveLength(1);
     const row = model.rows[0]!;
@@ -72,7 +66,7 @@ describe('readRunFolders', () => {
   });
 
   it('links and previews the run tool\'s sandbox log (tool_step_NNNN_run.log)', async () => {
-    const dir = await writeAgentRun(root, { folder: '01JAGENTRUN0000000000000009', hasSandboxRunLog: true });
+    const dir = await writeAgentRun(temporary.path, { folder: '01JAGENTRUN0000000000000009', hasSandboxRunLog: true });
     const row = (await readRunFolders([dir])).rows[0]!;
     const run = row.detail.timeline.find((entry) => entry.kind === 'tool' && entry.title.startsWith('run'))!;
     expect(run.links.map((link) => link.label)).toEqual(['tool_step_0003_run.log']);
@@ -81,7 +75,7 @@ describe('readRunFolders', () => {
   });
 
   it('reads a scenario run: conversation, evaluations with the judge reasoning, judgment, trajectory', async () => {
-    const dir = await writeScenarioRun(root);
+    const dir = await writeScenarioRun(temporary.path);
     const model = await readRunFolders([dir]);
     const row = model.rows[0]!;
     expect(row).toMatchObject({ kind: 'scenario', taskId: 'Support chat', status: 'failed', failureReason: 'EVALUATIONS_FAILED', model: 'fake/model-a', inputTokens: 2550, outputTokens: 450, durationSec: 9 });
@@ -98,10 +92,10 @@ describe('readRunFolders', () => {
   });
 
   it('reads several folders side by side, and an agent run cut off before its record', async () => {
-    const suite = await writeSuiteRun(path.join(root, 'a'));
-    const agentDir = await writeAgentRun(path.join(root, 'b'), { passed: false });
+    const suite = await writeSuiteRun(path.join(temporary.path, 'a'));
+    const agentDir = await writeAgentRun(path.join(temporary.path, 'b'), { passed: false });
     await rm(path.join(agentDir, 'attempt.json'));
-    const model = await readRunFolders([suite, path.join(root, 'b')]);
+    const model = await readRunFolders([suite, path.join(temporary.path, 'b')]);
     expect(model.sources.map((source) => [source.label, source.rowCount])).toEqual([
       ['2025-03-01_10-00-00__custom-dev__baseline', 2],
       ['b', 1],
@@ -111,9 +105,9 @@ describe('readRunFolders', () => {
   });
 
   it('fails clearly for a folder that is missing or holds no artifacts', async () => {
-    await expect(readRunFolders([path.join(root, 'nope')])).rejects.toThrow(`${path.join(root, 'nope')}: no such folder`);
-    await mkdir(path.join(root, 'empty'));
-    const error = await readRunFolders([path.join(root, 'empty')]).catch((caught: unknown) => caught);
+    await expect(readRunFolders([path.join(temporary.path, 'nope')])).rejects.toThrow(`${path.join(temporary.path, 'nope')}: no such folder`);
+    await mkdir(path.join(temporary.path, 'empty'));
+    const error = await readRunFolders([path.join(temporary.path, 'empty')]).catch((caught: unknown) => caught);
     expect(RunFolderError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/no attempts or scenario results found/);
   });

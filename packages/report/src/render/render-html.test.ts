@@ -1,19 +1,13 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeSyntheticRun } from '../../bench/write-synthetic-run.mjs';
 import { attemptRecord } from '../../test/helpers/write-artifacts.js';
 import { readRunFolders } from '../read/read-run-folders.js';
 import { embedJson, relativeLink, renderHtmlReport } from './render-html.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'ab-report-html-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ per: 'block', prefix: 'ab-report-html-' });
 
 describe('embedJson', () => {
   it('cannot close the script element, and parses back to the same value', () => {
@@ -32,7 +26,7 @@ describe('relativeLink', () => {
 
 describe('renderHtmlReport', () => {
   it('keeps a report of 1,000 attempts with large logs under a few megabytes, linking to the files', async () => {
-    const dir = path.join(root, 'big-run');
+    const dir = path.join(temporary.path, 'big-run');
     const records: string[] = [];
     // One 220 KB log folder shared by every record keeps the test light on disk; each row still reads and cuts it.
     await mkdir(path.join(dir, 'logs', 'shared'), { recursive: true });
@@ -44,7 +38,7 @@ describe('renderHtmlReport', () => {
     }
     await writeFile(path.join(dir, 'attempts.jsonl'), `${records.join('\n')}\n`);
     const model = await readRunFolders([dir]);
-    const html = renderHtmlReport(model, { baseDir: root });
+    const html = renderHtmlReport(model, { baseDir: temporary.path });
     expect(model.rows).toHaveLength(1000);
     expect(Buffer.byteLength(html)).toBeLessThan(4 * 1024 * 1024);
     // Each log is cut with its end kept and a link to the whole file.
@@ -56,9 +50,9 @@ describe('renderHtmlReport', () => {
   });
 
   it('keeps 10,000 synthetic attempts under 15 MB (at most 1 KB a record) with one data blob and pagination controls', async () => {
-    const dir = await writeSyntheticRun(path.join(root, 'synthetic-10k'), 10_000);
+    const dir = await writeSyntheticRun(path.join(temporary.path, 'synthetic-10k'), 10_000);
     const model = await readRunFolders([dir]);
-    const html = renderHtmlReport(model, { baseDir: root });
+    const html = renderHtmlReport(model, { baseDir: temporary.path });
     expect(model.rows).toHaveLength(10_000);
     const bytesPerRecord = Buffer.byteLength(html) / model.rows.length;
     expect(bytesPerRecord).toBeLessThan(1024);
@@ -70,12 +64,12 @@ describe('renderHtmlReport', () => {
   });
 
   it('embeds sandbox-written text without letting it end the data script, and leaves out nulls and empty lists', async () => {
-    const dir = path.join(root, 'hostile-run');
+    const dir = path.join(temporary.path, 'hostile-run');
     await mkdir(dir, { recursive: true });
     const hostile = '</script><script>alert(1)</script><!--\u2028';
     const record = attemptRecord({ task_id: 'toy_fail', model: { provider: 'x', name: hostile }, metrics: null });
     await writeFile(path.join(dir, 'attempts.jsonl'), `${JSON.stringify(record)}\n`);
-    const html = renderHtmlReport(await readRunFolders([dir]), { baseDir: root });
+    const html = renderHtmlReport(await readRunFolders([dir]), { baseDir: temporary.path });
     const blob = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(html.match(/<\/script>/g)).toHaveLength(2);
     expect(blob).not.toContain('<');

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SuiteValidity, TaskValidity } from '@agentbench/schemas';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { writeSuiteRun } from '../../test/helpers/write-artifacts.js';
 import { readRunFolders } from '../read/read-run-folders.js';
 import { renderHtmlReport } from './render-html.js';
@@ -25,13 +25,7 @@ function taskValidity(taskId: string, overrides: Partial<TaskValidity>): TaskVal
   };
 }
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 describe('the task-validity section', () => {
   it('shows "K of M tasks valid" with flagged tasks first, and the validity runs are not attempt rows', async () => {

@@ -3,14 +3,15 @@ import { escapeXml } from '../format/escape-xml.js';
 
 /** The narrowest label column; it grows with the longest label (run folder names are long). */
 const MIN_LABEL_WIDTH = 210;
-/** Bars of the pass-rate and failure charts. */
-const PASS_PLOT_WIDTH = 360;
-const FAILURE_PLOT_WIDTH = 380;
+const LABEL_GAP = 8;
 /** Characters of a label shown whole; a longer one keeps its head and tail (run folders differ at both ends). */
 const MAX_LABEL_CHARACTERS = 48;
-const LABEL_GAP = 8;
-const BAR_HEIGHT = 18;
-const ROW_HEIGHT = 28;
+
+function truncateLabel(label: string): string {
+  if (label.length <= MAX_LABEL_CHARACTERS) return label;
+  const head = Math.ceil((MAX_LABEL_CHARACTERS - 1) / 2);
+  return `${label.slice(0, head)}…${label.slice(label.length - (MAX_LABEL_CHARACTERS - 1 - head))}`;
+}
 
 /** Roughly the widest a character of the 12 px chart font draws (digits, `%`, parentheses are narrower). */
 const VALUE_CHARACTER_WIDTH = 7.5;
@@ -21,11 +22,11 @@ export function valueLabelWidth(text: string): number {
   return Math.ceil(text.length * VALUE_CHARACTER_WIDTH) + 8;
 }
 
-function truncateLabel(label: string): string {
-  if (label.length <= MAX_LABEL_CHARACTERS) return label;
-  const head = Math.ceil((MAX_LABEL_CHARACTERS - 1) / 2);
-  return `${label.slice(0, head)}…${label.slice(label.length - (MAX_LABEL_CHARACTERS - 1 - head))}`;
-}
+/** Bars of the pass-rate and failure charts. */
+const PASS_PLOT_WIDTH = 360;
+const FAILURE_PLOT_WIDTH = 380;
+const BAR_HEIGHT = 18;
+const ROW_HEIGHT = 28;
 
 /**
  * The label column: wide enough for the longest (shortened) label at the widest character, so a

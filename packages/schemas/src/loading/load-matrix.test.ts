@@ -1,18 +1,12 @@
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validScenarioYaml } from '../../test/helpers/fixtures.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { loadMatrix, validateMatrixFile } from './load-matrix.js';
 import { formatIssue } from '../errors/validation-issue.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 const matrixYaml = `name: Prompts
 base_scenario: ../scenarios/base.scenario.yaml

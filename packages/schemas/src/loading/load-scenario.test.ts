@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validScenarioYaml } from '../../test/helpers/fixtures.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { FileValidationError } from '../errors/file-validation-error.js';
 import { loadScenario, validateScenarioFile } from './load-scenario.js';
 import { formatIssue } from '../errors/validation-issue.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 describe('loadScenario', () => {
   it('loads a scenario and locates any field path, including evaluation parameters', async () => {

@@ -2,18 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { InputFileError } from '../errors/input-file-error.js';
 import { MAX_INPUT_FILE_BYTES, readInputFile, readInputText } from './read-input-file.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 async function writeBytes(name: string, bytes: number[] | Buffer): Promise<string> {
   const file = path.join(directory.path, name);

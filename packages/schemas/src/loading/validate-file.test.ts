@@ -1,19 +1,13 @@
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validScenarioYaml, validTaskYaml } from '../../test/helpers/fixtures.js';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { MAX_INPUT_FILE_BYTES } from './read-input-file.js';
 import { validateFile } from './validate-file.js';
 import { formatIssue } from '../errors/validation-issue.js';
 
-let directory: TemporaryDirectory;
-beforeEach(async () => {
-  directory = await createTemporaryDirectory();
-});
-afterEach(async () => {
-  await directory.remove();
-});
+const directory = useTemporaryDirectory();
 
 describe('validateFile', () => {
   it('validates a task and a scenario by kind', async () => {

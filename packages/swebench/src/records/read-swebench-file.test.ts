@@ -1,25 +1,19 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatasetFileError } from '../errors/dataset-file-error.js';
 import { readSwebenchFile } from './read-swebench-file.js';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 
 const fixture = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/swe-bench-lite-sample.jsonl');
 const lines = readFileSync(fixture, 'utf8').trim().split('\n');
-let scratch: string;
-beforeAll(async () => {
-  scratch = await mkdtemp(path.join(tmpdir(), 'ab-swebench-read-'));
-});
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ per: 'block', prefix: 'ab-swebench-read-' });
 
 describe('readSwebenchFile', () => {
   it('reads JSON Lines, reporting a malformed line with file:line and a repeated id', async () => {
-    const file = path.join(scratch, 'mixed.jsonl');
+    const file = path.join(temporary.path, 'mixed.jsonl');
     await writeFile(file, [lines[0], '{"instance_id": "broken', '', lines[1], lines[0]].join('\n'));
     const content = await readSwebenchFile(file);
     expect(content.records.map((record) => record.instanceId)).toEqual(['sympy__sympy-13031', 'pytest-dev__pytest-11143']);
@@ -29,7 +23,7 @@ describe('readSwebenchFile', () => {
   });
 
   it('reads a JSON array with positions as [index]', async () => {
-    const file = path.join(scratch, 'array.json');
+    const file = path.join(temporary.path, 'array.json');
     await writeFile(file, `[${lines[2]}, {"instance_id": "x"}]`);
     const content = await readSwebenchFile(file);
     expect(content.records.map((record) => record.instanceId)).toEqual(['django__django-15781']);
@@ -38,8 +32,8 @@ describe('readSwebenchFile', () => {
   });
 
   it('throws a clear error for a missing file or a .json that is not JSON', async () => {
-    await expect(readSwebenchFile(path.join(scratch, 'none.jsonl'))).rejects.toThrow(/none\.jsonl: file not found/);
-    const file = path.join(scratch, 'bad.json');
+    await expect(readSwebenchFile(path.join(temporary.path, 'none.jsonl'))).rejects.toThrow(/none\.jsonl: file not found/);
+    const file = path.join(temporary.path, 'bad.json');
     await writeFile(file, '{ nope');
     const error = await readSwebenchFile(file).catch((caught: unknown) => caught);
     expect(DatasetFileError.isInstance(error)).toBe(true);

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ToolFailure } from '../errors/tool-failure.js';
+import { failureOf } from '../../test/helpers/failure-of.js';
 import { applyHunks } from './apply-hunks.js';
 import type { PatchHunk } from './patch-model.js';
 
 function hunk(lines: string[], options: Partial<PatchHunk> = {}): PatchHunk {
   return { oldStart: 1, anchors: [], isEndOfFile: false, lines, header: '@@ -1 +1 @@', patchLine: 1, ...options };
-}
-
-function failureOf(action: () => unknown): ToolFailure {
-  try {
-    action();
-  } catch (error) {
-    if (ToolFailure.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolFailure');
 }
 
 const source = 'def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n';

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ToolFailure } from '../errors/tool-failure.js';
+import { ADDED_AND_DELETED_FILE_LINES } from '../../test/helpers/git-patch-lines.js';
+import { failureOf } from '../../test/helpers/failure-of.js';
 import { parsePatchText } from './parse-patch-text.js';
-
-function failureOf(action: () => unknown): ToolFailure {
-  try {
-    action();
-  } catch (error) {
-    if (ToolFailure.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolFailure');
-}
 
 const unified = ['--- a/src/calc.py', '+++ b/src/calc.py', '@@ -1,3 +1,3 @@', ' def add(a, b):', '-    return a - b', '+    return a + b', ' '].join('\n');
 
@@ -46,19 +37,7 @@ describe('parsePatchText (tolerant)', () => {
 
   it('reads git new, deleted and renamed files', () => {
     const patch = [
-      'diff --git a/new.py b/new.py',
-      'new file mode 100644',
-      'index 0000000..e69de29',
-      '--- /dev/null',
-      '+++ b/new.py',
-      '@@ -0,0 +1 @@',
-      '+print("hi")',
-      'diff --git a/old.py b/old.py',
-      'deleted file mode 100644',
-      '--- a/old.py',
-      '+++ /dev/null',
-      '@@ -1 +0,0 @@',
-      '-x = 1',
+      ...ADDED_AND_DELETED_FILE_LINES,
       'diff --git a/from.py b/to.py',
       'similarity index 100%',
       'rename from from.py',
@@ -67,7 +46,7 @@ describe('parsePatchText (tolerant)', () => {
     const parsed = parsePatchText(patch, false);
     expect(parsed.format).toBe('git');
     expect(parsed.files.map((file) => [file.oldPath, file.newPath])).toEqual([
-      [undefined, 'new.py'],
+      [undefined, 'sitecustomize.py'],
       ['old.py', undefined],
       ['from.py', 'to.py'],
     ]);

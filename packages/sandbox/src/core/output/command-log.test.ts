@@ -1,17 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../../test-support/temporary-directory.js';
+import { describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../../../../test-support/temporary-directory.js';
 import { DEFAULT_LOG_CAP_BYTES, openCommandLog } from './command-log.js';
 
 describe('openCommandLog', () => {
-  let folder: TemporaryDirectory;
-  beforeEach(async () => {
-    folder = await createTemporaryDirectory();
-  });
-  afterEach(async () => {
-    await folder.remove();
-  });
+  const folder = useTemporaryDirectory();
 
   it('keeps both streams whole under the cap, stdout then stderr then the footer', async () => {
     const path = join(folder.path, 'small.log');

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { abortableDelay, AutoConcurrency, type AutoConcurrencyOptions } from '@agentbench/scheduler';
+import { AutoConcurrency, type AutoConcurrencyOptions } from '@agentbench/scheduler';
 import {
   AgentBenchError,
   ConfigurationError,
@@ -19,14 +19,10 @@ import { pathExists, timestampForPath } from '@agentbench/helpers';
 import type { SandboxPoolStats } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
 import { loadScanners, type Scanner } from '@agentbench/evaluators';
-import { DEFAULT_DOCKER_IMAGE, type EngineSet } from '@agentbench/sandbox';
+import { DEFAULT_DOCKER_IMAGE } from '@agentbench/sandbox';
 import { runAgentAttempt } from '../attempt/run-agent-attempt.js';
-import { createDockerSandbox, withRuntime, type SandboxFactory } from '../plan/sandbox-factory.js';
-import { engineSandboxFactory, type EnginePlacement } from './engines/engine-sandbox-factory.js';
-import { prepareEngines } from './engines/prepare-engines.js';
-import { runOnEngine } from './engines/run-on-engine.js';
-import { judgeFinishedTry } from './engines/judge-engine-loss.js';
-import { DEFAULT_ENGINE_NAME, defaultEngineWitness } from './engines/default-engine-witness.js';
+import type { SandboxFactory } from '../plan/sandbox-factory.js';
+import { prepareRunEngines } from './engines/prepare-engines.js';
 import { modelFolderName, providerOf, readModelList } from '../plan/model-list.js';
 import { ArtifactWriteError } from '../errors/artifact-write-error.js';
 import { RunDirectoryError } from '../errors/run-directory-error.js';
@@ -34,14 +30,14 @@ import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
 import { createArtifactFolder, writeRunJson } from '../artifacts/run-directory.js';
-import { attemptTryState, isInfraFailure, markErrored, retryDelayMs, triesByAttempt } from './attempt-tries.js';
-import { recordLostTry } from './record-lost-try.js';
+import { attemptTryState, triesByAttempt } from './attempt-tries.js';
 import { moveInterruptedTry } from './move-interrupted-try.js';
 import { dockerOrphanEngine, removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
 import { agentRunSandboxPool } from './agent-run-sandbox-pool.js';
 import type { RunSandboxPool } from './run-sandbox-pool.js';
 import { runFolderRecord } from './run-folder-record.js';
 import { driveRun, type StartedRun } from './drive-run.js';
+import type { TriedOutcome, TryInput } from './drive-attempt-tries.js';
 import { readRunJson, RUN_JSON_FILE } from './run-json.js';
 import { assertSamePlan } from './run-plan-check.js';
 import { assertPlanCanStart, notStartedRecord } from './not-started-record.js';
@@ -300,18 +296,11 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const knownValidity = await readKnownValidity(path.resolve(options.validityRunsDir ?? path.join('artifacts', 'runs')), tasks);
   // Loaded before the run folder exists: a scanner plugin that cannot load stops the run with nothing written.
   const scanners = await loadScanners(plan.scanners ?? []);
-  if (options.engines !== undefined && options.createSandbox !== undefined) {
-    throw new ConfigurationError('engines', 'cannot be given with createSandbox: the engines list makes the sandboxes');
-  }
-  // Checked before the run folder exists: a dead engine or a failed image transfer leaves nothing half-written.
-  const engineSet: EngineSet | undefined =
-    options.engines === undefined
-      ? undefined
-      : await prepareEngines({
-          engines: options.engines,
-          images: tasks.map((loaded) => loaded.task.environment.docker_image ?? DEFAULT_DOCKER_IMAGE),
-          onImageSent: (engine, image, bytes, durationMs) => options.onProgress?.({ type: 'image-sent', engine, image, bytes, durationMs }),
-        });
+  const engineSet = await prepareRunEngines(options.engines, {
+    createSandbox: options.createSandbox,
+    images: tasks.map((loaded) => loaded.task.environment.docker_image ?? DEFAULT_DOCKER_IMAGE),
+    onImageSent: (engine, image, bytes, durationMs) => options.onProgress?.({ type: 'image-sent', engine, image, bytes, durationMs }),
+  });
   // The engines' capacities bound the attempts in flight: -j (or -j auto's ceiling) above their sum would only queue on the engines.
   const capacity = engineSet?.totalCapacity ?? Number.POSITIVE_INFINITY;
 
@@ -319,7 +308,6 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const maxJobs = Math.min(capacity, wholeNumber(options.maxJobs, Math.max(2, 2 * availableParallelism()), '--max-jobs', 1));
   const concurrency = isAuto ? maxJobs : Math.min(capacity, wholeNumber(options.concurrency as number | undefined, 2, '-j', 1));
   const perKey = wholeNumber(options.perKeyConcurrency, concurrency, '--per-provider', 1);
-  const backoffMs = options.retryBackoffMs ?? 2000;
   // The warm pool's size follows -j auto's limit (one per attempt in flight), unless the caller fixed it.
   let runPool: RunSandboxPool | undefined;
   const followLimit = (limit: number): void => {
@@ -337,7 +325,6 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const counter = new RunProgressCounter(attempts.length);
   const entries = new Map<string, AgentRunEntry>();
   const emit = (event: AgentRunEvent): void => options.onProgress?.(event);
-  const placer = engineSet === undefined ? undefined : engineSandboxFactory(engineSet);
   const runRecord: RunRecord = {
     run_id: recordedRun?.run_id ?? ulid(),
     kind: 'agent',
@@ -351,114 +338,42 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     counts: null,
     plan,
   };
+  const tryDirOf = (attempt: PlannedAttempt, tryNumber: number): string => path.join(attempt.folder, 'agent_runs', attempt.task.task.id, `r${attempt.repeat}-try${tryNumber}`);
 
-  const runOne = async (attempt: PlannedAttempt, run: StartedRun, signal: AbortSignal): Promise<void> => {
-    const recorded = tries.get(attempt.attemptId) ?? [];
-    let state = attemptTryState(recorded, plan.retries);
-    let lastWasInfra = false;
-    // -j auto grows by one per attempt: its first sandbox counts, its verdict's and retries' are latency samples only.
-    let hasStarted = false;
-    const timed = (baseFactory: SandboxFactory): SandboxFactory => auto === undefined ? baseFactory : async (spec) => {
-      const started = performance.now();
-      try {
-        const sandbox = await baseFactory(spec);
-        auto.createFinished(performance.now() - started, true, { isItemStart: !hasStarted });
-        hasStarted = true;
-        return sandbox;
-      } catch (error) {
-        auto.createFinished(performance.now() - started, false);
-        throw error;
-      }
-    };
-    try {
-      for (let isFirst = true; !state.isComplete && !signal.aborted; isFirst = false) {
-        const tryNumber = state.nextTry;
-        if (!isFirst) await abortableDelay(retryDelayMs(tryNumber, backoffMs), signal);
-        if (signal.aborted) break;
-        const infraBefore = state.infraTries;
-        const tryDir = path.join(attempt.folder, 'agent_runs', attempt.task.task.id, `r${attempt.repeat}-try${tryNumber}`);
-        // A try cut off by a kill left its folder behind: it starts again from nothing (the old one kept aside).
-        await moveInterruptedTry(runDir, tryDir);
-        await createArtifactFolder(path.dirname(tryDir));
-        const runTryOn = async (placement: EnginePlacement | undefined): Promise<AttemptRecord> => {
-          emit({ type: 'try-started', attempt, try: tryNumber, ...(placement === undefined ? {} : { engine: placement.engine }), progress: counter.snapshot() });
-          const complete = (record: AttemptRecord): AttemptRecord =>
-            markErrored(
-              {
-                ...record,
-                attempt_id: attempt.attemptId,
-                repeat: attempt.repeat,
-                try: tryNumber,
-                ...(placement === undefined ? {} : { engine: placement.engine }),
-                task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan),
-              },
-              infraBefore,
-              plan.retries,
-            );
-          const createSandbox = timed(withRuntime(placement?.createSandbox ?? options.createSandbox ?? run.pool?.createSandbox ?? createDockerSandbox, plan.runtime ?? undefined));
-          return complete(await runTry({ attempt, try: tryNumber, tryDir, createSandbox, completeRecord: complete, signal, ...(placement === undefined ? {} : { engine: placement.engine }) }));
-        };
-        let record: AttemptRecord;
-        try {
-          if (engineSet === undefined || placer === undefined) {
-            const since = new Date();
-            record = await runTryOn(undefined);
-            // The default engine (no engines list, no caller's factory) is judged as an engines list's is: a try lost to it is infra, retried.
-            if (options.createSandbox === undefined) {
-              const verdict = await judgeFinishedTry(record, signal, {
-                engines: defaultEngineWitness(),
-                engine: DEFAULT_ENGINE_NAME,
-                since,
-                ...(options.dyingEngineGraceMs === undefined ? {} : { graceMs: options.dyingEngineGraceMs }),
-              });
-              if (verdict.isLost) record = await recordLostTry(record, verdict.reason, tryDir, infraBefore, plan.retries);
-            }
-          } else {
-            // One try on one engine; a try lost to its engine is recorded like any infra try, and the retries below run the next one elsewhere.
-            const placed = await runOnEngine({
-              engineSet,
-              placer,
-              signal,
-              attempt: async (placement) => ({ record: await runTryOn(placement) }),
-              ...(options.dyingEngineGraceMs === undefined ? {} : { dyingEngineGraceMs: options.dyingEngineGraceMs }),
-            });
-            record = placed.lostReason === undefined ? placed.outcome.record : await recordLostTry(placed.outcome.record, placed.lostReason, tryDir, infraBefore, plan.retries);
-          }
-        } catch (error) {
-          // Stopped while waiting for a place on an engine (the wait throws the signal's reason): nothing ran, nothing to report.
-          if (signal.aborted && error === signal.reason) return;
-          // The run folder cannot take the try's files: no later try could either, so the run stops.
-          if (ArtifactWriteError.isInstance(error)) throw error;
-          const message = error instanceof Error ? error.message : String(error);
-          entries.get(attempt.label)?.errors.push(`${attempt.task.task.id} #${attempt.repeat}: ${message}`);
-          // Our own bug: nothing recorded, a resume runs the attempt again.
-          if (!AgentBenchError.isInstance(error)) {
-            emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
-            return;
-          }
-          // The attempt could not start (its agent failed to load, a setting it needs is missing): recorded as errored, with why, and final.
-          record = notStartedRecord(attempt, tryNumber, { runId: runRecord.run_id, variant: plan.variant, error, at: new Date() });
-          record = { ...record, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan), artifact_paths: { attempt: 'attempt.json' } };
-          // In its try folder like any try's record, so a reader of the model's folder (the ab run table) counts it too.
-          await createArtifactFolder(tryDir);
-          await writeRunJson(path.join(tryDir, 'attempt.json'), record);
-          await run.append(runFolderRecord(record, runDir, tryDir));
-          counter.finish('errored');
-          emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, isErrored: true, progress: counter.snapshot() });
-          return;
-        }
-        await run.append(runFolderRecord(record, runDir, tryDir));
-        recorded.push(record);
-        state = attemptTryState(recorded, plan.retries);
-        lastWasInfra = isInfraFailure(record);
-        const willRetry = !state.isComplete && !signal.aborted;
-        if (willRetry) counter.progress.retried += 1;
-        if (state.isComplete) counter.finish(outcomeOf(record));
-        emit({ type: 'try-finished', attempt, try: tryNumber, record, willRetry, progress: counter.snapshot() });
-      }
-    } finally {
-      auto?.itemFinished(lastWasInfra);
+  // One try of an attempt, in its own folder; the driver places it, judges it and retries it.
+  const runOneTry = async (attempt: PlannedAttempt, input: TryInput): Promise<TriedOutcome> => {
+    const tryDir = tryDirOf(attempt, input.try);
+    // A try cut off by a kill left its folder behind: it starts again from nothing (the old one kept aside).
+    await moveInterruptedTry(runDir, tryDir);
+    await createArtifactFolder(path.dirname(tryDir));
+    emit({ type: 'try-started', attempt, try: input.try, ...(input.engine === undefined ? {} : { engine: input.engine }), progress: counter.snapshot() });
+    const complete = (record: AttemptRecord): AttemptRecord =>
+      input.completeRecord({ ...record, attempt_id: attempt.attemptId, repeat: attempt.repeat, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan) });
+    const engine = input.engine === undefined ? {} : { engine: input.engine };
+    const record = await runTry({ attempt, try: input.try, tryDir, createSandbox: input.createSandbox, completeRecord: complete, signal: input.signal, ...engine });
+    return { record: complete(record), tryDir };
+  };
+
+  // A try that threw: our bug (nothing recorded, a resume runs the attempt again), or an attempt that could not start (recorded as errored, final).
+  const tryFailed = async (attempt: PlannedAttempt, error: unknown, tryNumber: number, run: StartedRun): Promise<void> => {
+    // The run folder cannot take the try's files: no later try could either, so the run stops.
+    if (ArtifactWriteError.isInstance(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    entries.get(attempt.label)?.errors.push(`${attempt.task.task.id} #${attempt.repeat}: ${message}`);
+    if (!AgentBenchError.isInstance(error)) {
+      emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, progress: counter.snapshot() });
+      return;
     }
+    // The attempt could not start (its agent failed to load, a setting it needs is missing): recorded as errored, with why, and final.
+    const tryDir = tryDirOf(attempt, tryNumber);
+    let record = notStartedRecord(attempt, tryNumber, { runId: runRecord.run_id, variant: plan.variant, error, at: new Date() });
+    record = { ...record, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan), artifact_paths: { attempt: 'attempt.json' } };
+    // In its try folder like any try's record, so a reader of the model's folder (the ab run table) counts it too.
+    await createArtifactFolder(tryDir);
+    await writeRunJson(path.join(tryDir, 'attempt.json'), record);
+    await run.append(runFolderRecord(record, runDir, tryDir));
+    counter.finish('errored');
+    emit({ type: 'attempt-error', attempt, try: tryNumber, error: message, isErrored: true, progress: counter.snapshot() });
   };
 
   const driven = await driveRun<PlannedAttempt>({
@@ -485,7 +400,6 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       keyOf: options.keyOf ?? ((attempt) => providerOf(attempt.model ?? '')),
       limitPerKey: perKey,
       ...(options.limitsByKey === undefined ? {} : { limitsByKey: options.limitsByKey }),
-      ...(auto === undefined ? {} : { admit: auto.admit }),
       onEvent: (event) => {
         counter.progress.running = event.counts.running;
         counter.progress.queued = event.counts.queued;
@@ -495,6 +409,13 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
         if (event.type === 'item-started' || event.type === 'item-finished' || event.type === 'item-failed') emit({ type: 'progress', progress: counter.snapshot() });
       },
     },
+    ...(auto === undefined ? {} : { auto }),
+    sandboxes: {
+      ...(engineSet === undefined ? {} : { engines: engineSet }),
+      ...(options.createSandbox === undefined ? {} : { createSandbox: options.createSandbox }),
+      ...(plan.runtime === null || plan.runtime === undefined ? {} : { runtime: plan.runtime }),
+      ...(options.dyingEngineGraceMs === undefined ? {} : { dyingEngineGraceMs: options.dyingEngineGraceMs }),
+    },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     onStarted: () => emit({ type: 'run-started', runDir, isResumed, progress: counter.snapshot() }),
     // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
@@ -503,7 +424,18 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       runPool = await agentRunSandboxPool(options, { ...run, concurrency: auto?.limit ?? concurrency });
       return runPool;
     },
-    runItem: runOne,
+    tries: {
+      run: runOneTry,
+      retries: { retries: plan.retries, backoffMs: options.retryBackoffMs ?? 2000, recordedTries: (attempt) => tries.get(attempt.attemptId) ?? [] },
+      finished: async (attempt, outcome, end, run) => {
+        const { record } = outcome;
+        await run.append(runFolderRecord(record, runDir, outcome.tryDir as string));
+        if (end.willRetry) counter.progress.retried += 1;
+        if (end.isFinal) counter.finish(outcomeOf(record));
+        emit({ type: 'try-finished', attempt, try: end.try, record, willRetry: end.willRetry, progress: counter.snapshot() });
+      },
+      failed: tryFailed,
+    },
     end: (outcomes) => {
       for (const outcome of outcomes) {
         if (outcome.status === 'rejected') entries.get(outcome.item.label)?.errors.push(`${outcome.item.task.task.id} #${outcome.item.repeat}: ${String(outcome.error)}`);

@@ -1,4 +1,4 @@
-import { startRunSandboxPool, type RunSandboxPool } from './run-sandbox-pool.js';
+import { startRunSandboxPool, type PoolIdleCapacity, type RunSandboxPool } from './run-sandbox-pool.js';
 
 /** The options of `runAgentRun` that decide the pool. */
 export interface AgentRunPoolOptions {
@@ -6,6 +6,7 @@ export interface AgentRunPoolOptions {
   runAttempt?: unknown;
   engines?: unknown;
   sandboxPoolSize?: number;
+  sandboxPoolIdleCapacity?: PoolIdleCapacity;
 }
 
 /**
@@ -18,5 +19,10 @@ export interface AgentRunPoolOptions {
  */
 export async function agentRunSandboxPool(options: AgentRunPoolOptions, run: { runDir: string; runId: string; concurrency: number }): Promise<RunSandboxPool | undefined> {
   if (options.createSandbox !== undefined || options.runAttempt !== undefined || options.engines !== undefined) return undefined;
-  return startRunSandboxPool({ runDir: run.runDir, runId: run.runId, size: options.sandboxPoolSize ?? run.concurrency });
+  return startRunSandboxPool({
+    runDir: run.runDir,
+    runId: run.runId,
+    size: options.sandboxPoolSize ?? run.concurrency,
+    ...(options.sandboxPoolIdleCapacity === undefined ? {} : { idleCapacity: options.sandboxPoolIdleCapacity }),
+  });
 }

@@ -34,7 +34,7 @@ import { attemptTryState, triesByAttempt } from './attempt-tries.js';
 import { moveInterruptedTry } from './move-interrupted-try.js';
 import { dockerOrphanEngine, removeOrphanedSandboxes } from './remove-orphaned-sandboxes.js';
 import { agentRunSandboxPool } from './agent-run-sandbox-pool.js';
-import type { RunSandboxPool } from './run-sandbox-pool.js';
+import type { PoolIdleCapacity, RunSandboxPool } from './run-sandbox-pool.js';
 import { runFolderRecord } from './run-folder-record.js';
 import { driveRun, type StartedRun } from './drive-run.js';
 import type { TriedOutcome, TryInput } from './drive-attempt-tries.js';
@@ -155,6 +155,8 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** Warm sandboxes the run's pool keeps at most (0: every sandbox is created cold). Default: one per attempt in flight, following -j auto's limit. See agentRunSandboxPool. */
   sandboxPoolSize?: number;
+  /** When the run's pool warms in the background. Default: while the host has idle CPU (see startRunSandboxPool). */
+  sandboxPoolIdleCapacity?: PoolIdleCapacity;
 }
 
 export type AgentRunEvent =

@@ -11,7 +11,7 @@ import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt, type AttemptOutcome, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
 import type { SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from '../run/remove-run-leftovers.js';
-import { startRunSandboxPool } from '../run/run-sandbox-pool.js';
+import { startRunSandboxPool, type PoolIdleCapacity } from '../run/run-sandbox-pool.js';
 import { driveRun, type StartedRun } from '../run/drive-run.js';
 import { readRunJson, RUN_JSON_FILE } from '../run/run-json.js';
 import { ConfigurationError } from '@agentbench/schemas';
@@ -78,6 +78,8 @@ export interface ValidateSuiteOptions {
   sandboxPoolSize?: number;
   /** Debug notes of the run's sandbox pool (a sandbox created cold, and why). */
   onDebug?: (message: string) => void;
+  /** When the run's pool warms in the background. Default: while the host has idle CPU (see startRunSandboxPool). */
+  sandboxPoolIdleCapacity?: PoolIdleCapacity;
 }
 
 /** Default `-j`: every CPU, and at least 2, since an attempt spends most of its time waiting on its container. */
@@ -269,7 +271,14 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       ...(options.runtime === undefined ? {} : { runtime: options.runtime }),
     },
     startPool: async ({ runDir, runId }) =>
-      networkHolders === undefined ? undefined : startRunSandboxPool({ runDir, runId, size: options.sandboxPoolSize ?? concurrency, networkHolders, ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }) }),
+      networkHolders === undefined ? undefined : startRunSandboxPool({
+            runDir,
+            runId,
+            size: options.sandboxPoolSize ?? concurrency,
+            networkHolders,
+            ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
+            ...(options.sandboxPoolIdleCapacity === undefined ? {} : { idleCapacity: options.sandboxPoolIdleCapacity }),
+          }),
     onStarted: async ({ runDir }) => {
       const skipped: Array<{ taskId: string; labels: string[] }> = [];
       for (const loaded of loadedSuite.tasks) {

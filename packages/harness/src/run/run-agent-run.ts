@@ -349,9 +349,10 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     await moveInterruptedTry(runDir, tryDir);
     await createArtifactFolder(path.dirname(tryDir));
     emit({ type: 'try-started', attempt, try: input.try, ...(input.engine === undefined ? {} : { engine: input.engine }), progress: counter.snapshot() });
-    const complete = (record: AttemptRecord): AttemptRecord =>
-      input.completeRecord({ ...record, attempt_id: attempt.attemptId, repeat: attempt.repeat, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan) });
     const engine = input.engine === undefined ? {} : { engine: input.engine };
+    // The record's fields in the order they always had (the driver's own, try and engine, set again by completeRecord in place).
+    const complete = (record: AttemptRecord): AttemptRecord =>
+      input.completeRecord({ ...record, attempt_id: attempt.attemptId, repeat: attempt.repeat, try: input.try, ...engine, task_validity: taskValidityNote(record, knownValidity.get(attempt.task.task.id), plan) });
     const record = await runTry({ attempt, try: input.try, tryDir, createSandbox: input.createSandbox, completeRecord: complete, signal: input.signal, ...engine });
     return { record: complete(record), tryDir };
   };

@@ -12,13 +12,13 @@
 //
 // Imports the built packages (../dist/index.js): `pnpm bench` builds them first.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DockerSandbox, listManagedContainers, removeManagedContainers } from '@agentbench/sandbox';
 import { loadTask } from '@agentbench/schemas';
-import { RepoCache, runAgentAttempt } from '../dist/index.js';
+import { RepoCache, runAgentAttempt, SandboxCpuMeter } from '../dist/index.js';
 import { isSkippedWithoutDocker, recordFigure, sized } from '../../../scripts/bench-figures.mjs';
 
 const BENCH = 'verdict-setup';
@@ -28,46 +28,18 @@ execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture
 const REPEATS = sized(3, 1);
 const CLOCK_TICKS = 100;
 
-/** A container's CPU seconds so far, from its cgroup (v1 cgroupfs, v2 cgroupfs or v2 systemd); undefined when none is readable. */
-function containerCpuSeconds(id) {
-  const v1 = `/sys/fs/cgroup/cpuacct/docker/${id}/cpuacct.usage`;
-  if (existsSync(v1)) return Number(readFileSync(v1, 'utf8')) / 1e9;
-  for (const folder of [`/sys/fs/cgroup/docker/${id}`, `/sys/fs/cgroup/system.slice/docker-${id}.scope`]) {
-    const file = path.join(folder, 'cpu.stat');
-    if (!existsSync(file)) continue;
-    const usage = /usage_usec (\d+)/.exec(readFileSync(file, 'utf8'));
-    if (usage !== null) return Number(usage[1]) / 1e6;
-  }
-  return undefined;
-}
-
 /** This process's CPU seconds and its reaped children's (utime, stime, cutime, cstime of /proc/self/stat). */
 function harnessCpuSeconds() {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / CLOCK_TICKS;
 }
 
-/** The Docker factory, with every container's CPU (the verdict's from a snapshot too) added to `meter.containers` before it goes; `hideSnapshot` makes it a backend that cannot snapshot. */
-function meteredFactory(meter, hideSnapshot) {
-  const metered = (sandbox) => {
-    const dispose = async () => {
-      meter.containers += containerCpuSeconds(sandbox.id) ?? Number.NaN;
-      await sandbox.dispose();
-    };
-    const snapshot = async () => {
-      const taken = await sandbox.snapshot();
-      return taken === undefined ? undefined : { image: taken.image, dispose: () => taken.dispose(), createSandbox: async (spec) => metered(await taken.createSandbox(spec)) };
-    };
-    return new Proxy(sandbox, {
-      get: (target, property) => {
-        if (property === 'dispose') return dispose;
-        if (property === 'snapshot') return hideSnapshot ? undefined : snapshot;
-        const value = Reflect.get(target, property, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+/** `factory` as a backend that cannot snapshot: the verdict sets up again, as before issue 26. */
+function withoutSnapshot(factory) {
+  return async (spec) => {
+    const sandbox = await factory(spec);
+    return new Proxy(sandbox, { get: (target, property) => (property === 'snapshot' ? undefined : Reflect.get(target, property, target)) });
   };
-  return async (spec) => metered(await DockerSandbox.create(spec));
 }
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'agentbench-verdict-setup-bench-'));
@@ -78,13 +50,15 @@ try {
   const cache = new RepoCache({ directory: path.join(scratch, 'cache') });
   for (let repeat = 0; repeat < REPEATS; repeat += 1) {
     for (const mode of ['rerun', 'snapshot']) {
-      const meter = { containers: 0 };
+      // The meter a run's driver uses: every container's CPU (the verdict's from a snapshot too), read before it goes.
+      const meter = new SandboxCpuMeter();
+      const docker = meter.wrap((spec) => DockerSandbox.create(spec));
       const harnessBefore = harnessCpuSeconds();
       const started = performance.now();
-      const { record } = await runAgentAttempt({ task, skipBaseline: true, cache, outDir: path.join(scratch, mode), createSandbox: meteredFactory(meter, mode === 'rerun') });
+      const { record } = await runAgentAttempt({ task, skipBaseline: true, cache, outDir: path.join(scratch, mode), createSandbox: mode === 'rerun' ? withoutSnapshot(docker) : docker });
       runIds.push(record.run_id);
       if (!record.result.passed || record.verdict_setup !== mode) throw new Error(`${mode} attempt: expected a pass with verdict_setup ${mode}, found ${JSON.stringify(record.result)} ${record.verdict_setup}`);
-      figures[mode].push({ containers: meter.containers, harness: harnessCpuSeconds() - harnessBefore, wall: (performance.now() - started) / 1000 });
+      figures[mode].push({ containers: meter.unread > 0 ? Number.NaN : meter.cpuSeconds, harness: harnessCpuSeconds() - harnessBefore, wall: (performance.now() - started) / 1000 });
     }
   }
   const median = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];

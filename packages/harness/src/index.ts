@@ -15,6 +15,8 @@ export { RepoCache, type RepoCacheOptions } from './git/repo-cache.js';
 
 // Sandboxes for attempts
 export { sandboxFactoryFor, withRuntime, type SandboxFactory } from './plan/sandbox-factory.js';
+// The CPU seconds of a run's sandboxes (run.json's efficiency); the verdict-setup bench meters its attempts with it.
+export { SandboxCpuMeter } from './plan/sandbox-cpu-meter.js';
 
 // One attempt: a task's own tests (run-task), a baseline, an agent, a replay
 export type { AttemptOutcome, StageReport } from './attempt/execute-attempt.js';

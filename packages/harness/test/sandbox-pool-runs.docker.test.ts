@@ -12,6 +12,11 @@ import { createGitRepository } from './helpers/git-repository.js';
 
 const skipReason = dockerSkipReason('sandbox-pool-runs.docker.test.ts', RUNNER_IMAGE);
 const SUITE = 'pool-dev';
+/**
+ * The pool warms only with idle CPU, and a CI machine running the tests is never idle: these tests
+ * are about what a warm take hands out, so their runs' pools see a host that is always idle.
+ */
+const ALWAYS_IDLE_HOST = { whyBusy: () => undefined };
 const FIXING_PATCH = ['--- a/status.txt', '+++ b/status.txt', '@@ -1 +1 @@', '-broken', '+fixed', ''].join('\n');
 
 /**
@@ -80,16 +85,12 @@ describe.skipIf(skipReason !== undefined)('warm sandboxes for suites and ab run,
   const runIds: string[] = [];
 
   beforeAll(async () => {
-    // The pool warms only with idle CPU, and a CI machine running the tests is never idle: these
-    // tests are about what a warm take hands out, so the pool warms whatever the load.
-    process.env['AGENTBENCH_POOL_WARM_WHEN_BUSY'] = '1';
     scratch = await mkdtemp(path.join(tmpdir(), 'sandbox-pool-runs-'));
     cache = new RepoCache({ directory: path.join(scratch, 'cache') });
     tasksDir = await writeSuite(scratch);
   });
 
   afterAll(async () => {
-    delete process.env['AGENTBENCH_POOL_WARM_WHEN_BUSY'];
     const left = (await Promise.all(runIds.map((runId) => containersLeftBy(runId)))).flat();
     // Anything this process made and left (a try's own run id is not in runIds).
     const mine = (await listManagedContainers()).filter((container) => container.creatorPid === process.pid);
@@ -108,6 +109,7 @@ describe.skipIf(skipReason !== undefined)('warm sandboxes for suites and ab run,
       mirrors: [],
       cache,
       onDebug: (note) => notes.push(note),
+      sandboxPoolIdleCapacity: ALWAYS_IDLE_HOST,
     });
     runIds.push(result.runId);
 
@@ -140,7 +142,7 @@ describe.skipIf(skipReason !== undefined)('warm sandboxes for suites and ab run,
     const common = { tasks, variant: 'scripted', concurrency: 2, retries: 0, mirrors: [], cache };
     // Two rounds at -j 2: the first round's two takes find nothing warm, the second's find the refills.
     // Only the agents' sandboxes come from the pool: each verdict's starts from its attempt's snapshot.
-    const warm = await runAgentRun({ ...common, runs: 2, outDir: path.join(scratch, 'run-pool') });
+    const warm = await runAgentRun({ ...common, runs: 2, outDir: path.join(scratch, 'run-pool'), sandboxPoolIdleCapacity: ALWAYS_IDLE_HOST });
     const cold = await runAgentRun({ ...common, runs: 1, sandboxPoolSize: 0, outDir: path.join(scratch, 'run-cold') });
     for (const run of [warm, cold]) {
       const runJson = JSON.parse(await readFile(path.join(run.outDir, 'run.json'), 'utf8')) as { run_id: string; efficiency?: { cpu_seconds: number; cores: number; wall_seconds: number; value: number } };

@@ -56,7 +56,6 @@ export type { ManagedImage } from './docker/managed-images.js';
 
 // A container's CPU seconds from its cgroup (a run's efficiency figure).
 export { readContainerCpuSeconds } from './docker/container-cpu-seconds.js';
-export { removedContainersCpuSeconds } from './docker/removed-containers-cpu.js';
 
 // Pools of warm sandboxes (suites, matrices, embedders).
 export { SandboxPool, createDockerSandboxPool, type SandboxPoolStats, type DockerSandboxPool } from './pool/index.js';

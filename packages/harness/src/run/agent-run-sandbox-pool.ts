@@ -1,4 +1,4 @@
-import { startRunSandboxPool, type RunSandboxPool } from './run-sandbox-pool.js';
+import { startRunSandboxPool, type PoolIdleCapacity, type RunSandboxPool } from './run-sandbox-pool.js';
 
 /** The options of `runAgentRun` that decide the pool. */
 export interface AgentRunPoolOptions {
@@ -6,6 +6,7 @@ export interface AgentRunPoolOptions {
   runAttempt?: unknown;
   engines?: unknown;
   sandboxPoolSize?: number;
+  sandboxPoolIdleCapacity?: PoolIdleCapacity;
 }
 
 /**
@@ -19,5 +20,11 @@ export interface AgentRunPoolOptions {
 export async function agentRunSandboxPool(options: AgentRunPoolOptions, run: { runDir: string; runId: string; concurrency: number; attemptsToRun: number }): Promise<RunSandboxPool | undefined> {
   if (options.createSandbox !== undefined || options.runAttempt !== undefined || options.engines !== undefined) return undefined;
   // One take per attempt still to run: a warm sandbox beyond them would only be removed at the end.
-  return startRunSandboxPool({ runDir: run.runDir, runId: run.runId, size: options.sandboxPoolSize ?? run.concurrency, expectedTakes: run.attemptsToRun });
+  return startRunSandboxPool({
+    runDir: run.runDir,
+    runId: run.runId,
+    size: options.sandboxPoolSize ?? run.concurrency,
+    expectedTakes: run.attemptsToRun,
+    ...(options.sandboxPoolIdleCapacity === undefined ? {} : { idleCapacity: options.sandboxPoolIdleCapacity }),
+  });
 }

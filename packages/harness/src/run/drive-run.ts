@@ -1,34 +1,25 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { removedContainersCpuSeconds } from '@agentbench/sandbox';
-import { runEfficiency, runScheduled, type ScheduleOptions, type ScheduledOutcome } from '@agentbench/scheduler';
+import { runEfficiency, runScheduled, type AutoConcurrency, type ScheduleOptions, type ScheduledOutcome } from '@agentbench/scheduler';
 import type { AttemptRecord, RunCounts, RunRecord } from '@agentbench/schemas';
 import { appendAttemptRecord, appendAttemptRecordFreeingWorkspace, dropTornLine, readAttemptRecords } from '../artifacts/attempts-file.js';
 import { createArtifactFolder, createUniqueDirectory, RUN_DIRECTORY_MODE } from '../artifacts/run-directory.js';
+import { SandboxCpuMeter } from '../plan/sandbox-cpu-meter.js';
+import { driveAttemptTries, type AttemptTries, type TriedOutcome, type TriesContext } from './drive-attempt-tries.js';
+import { engineSandboxFactory } from './engines/engine-sandbox-factory.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 import { writeFinishedRunJson, writeRunningRunJson } from './run-json.js';
 import type { RunSandboxPool } from './run-sandbox-pool.js';
+import { runSandboxFactory, type RunSandboxes } from './run-sandboxes.js';
+import type { StartedRun } from './started-run.js';
+
+export type { StartedRun } from './started-run.js';
 
 /** The run's records, one line per finished attempt (or try), appended and synced as each ends. */
 export const ATTEMPTS_FILE = 'attempts.jsonl';
 
 /** Where a run goes: a folder named by the user (refused by the caller if it holds a run), a fresh unique one, or a run to resume. */
 export type RunFolder = { kind: 'new'; runDir: string } | { kind: 'unique'; parent: string; name: string } | { kind: 'resume'; runDir: string };
-
-/** What a plan's attempts see of the run they are part of. */
-export interface StartedRun {
-  runDir: string;
-  runId: string;
-  attemptsFile: string;
-  /** The run's pool of warm sandboxes (absent: none). */
-  pool: RunSandboxPool | undefined;
-  /**
-   * Appends one record to attempts.jsonl: one writer at a time, so lines never interleave, and each is
-   * on disk before the promise settles. With `workspaceDir`, the record's workspace is freed first
-   * (see appendAttemptRecordFreeingWorkspace). A failed append fails its caller only; the queue goes on.
-   */
-  append(record: AttemptRecord, workspaceDir?: string): Promise<void>;
-}
 
 /** How the finished run.json reads: its status and counts, and the run's failure (a failure of ours, which the driver throws). */
 export interface RunEnd {
@@ -40,11 +31,12 @@ export interface RunEnd {
 }
 
 /**
- * A run, as a command hands it to the driver: its attempt specs (`items`), how to run one and how to
- * summarise them. Everything else (the folder, its lock, run.json, attempts.jsonl, the scheduler,
- * the warm pool and the order of the cleanup) is the driver's.
+ * A run, as a command hands it to the driver: its attempt specs (`items`), how to run one try of one
+ * and how to summarise them. Everything else (the folder, its lock, run.json, attempts.jsonl, the
+ * scheduler and -j auto, the warm pool, where each try's sandboxes come from (engines and placement),
+ * the judgment of a lost engine, retries, CPU metering and the order of the cleanup) is the driver's.
  */
-export interface RunDriverPlan<Item> {
+export interface RunDriverPlan<Item, Outcome extends TriedOutcome = TriedOutcome> {
   folder: RunFolder;
   /** run.json while the run is going (status "running"); its `run_id` labels the run's sandboxes. */
   runRecord: RunRecord;
@@ -57,16 +49,22 @@ export interface RunDriverPlan<Item> {
   resume?(records: readonly AttemptRecord[], lock: RunLock, runDir: string): Promise<void> | void;
   /** False for an attempt that has its final record already. */
   shouldRun(item: Item): boolean;
-  /** The scheduler's limits and its events. A failure of an item (a throw) stops the others. */
-  schedule: Omit<ScheduleOptions<Item>, 'shouldRun' | 'stopOnFailure' | 'signal'>;
+  /** The scheduler's limits and its events (at most the engines' capacities run at once). A failure of an item (a throw) stops the others. */
+  schedule: Omit<ScheduleOptions<Item>, 'shouldRun' | 'stopOnFailure' | 'signal' | 'admit'>;
+  /** `-j auto`: admits each attempt, and hears of its sandbox creates and its end. */
+  auto?: AutoConcurrency;
+  /** Where the tries' sandboxes come from (engines, the caller's factory, the runtime). Default: the pool, else Docker on the local engine. */
+  sandboxes?: RunSandboxes;
   /** Aborting stops new attempts and interrupts the running ones; a resume finishes the run. */
   signal?: AbortSignal;
   /** The run's warm sandboxes (or none), started once run.json says "running"; disposed on every exit. */
   startPool?(run: { runDir: string; runId: string }): Promise<RunSandboxPool | undefined>;
   /** Run.json says "running" and the pool is up: the attempts are about to start. */
   onStarted?(run: StartedRun): Promise<void> | void;
-  /** Runs one attempt (its tries, its records). A throw is a failure of ours: it stops the run. */
-  runItem(item: Item, run: StartedRun, signal: AbortSignal): Promise<void>;
+  /** How an attempt runs: as tries the driver places, judges and retries (see AttemptTries). Give this or `runItem`. */
+  tries?: AttemptTries<Item, Outcome>;
+  /** An attempt the plan runs whole by itself (run-task's one attempt, on `run.createSandbox`). A throw is a failure of ours: it stops the run. */
+  runItem?(item: Item, run: StartedRun, signal: AbortSignal): Promise<void>;
   /** The end of the run, from the scheduler's outcomes (every item's, in the items' order). */
   end(outcomes: ReadonlyArray<ScheduledOutcome<Item, void>>): RunEnd;
   /** On every exit, after the pool is gone and before the lock is released (a run's leftover containers). */
@@ -80,6 +78,14 @@ export interface DrivenRun<Item> {
   outcomes: Array<ScheduledOutcome<Item, void>>;
   /** The run's pool (for its stats), already disposed; absent: the run had none. */
   pool: RunSandboxPool | undefined;
+}
+
+/** How the driver runs one item: the plan's own `runItem`, or its `tries`. */
+function itemRunner<Item, Outcome extends TriedOutcome>(plan: RunDriverPlan<Item, Outcome>): (item: Item, run: StartedRun, signal: AbortSignal, context: TriesContext) => Promise<void> {
+  const { tries, runItem } = plan;
+  if ((tries === undefined) === (runItem === undefined)) throw new TypeError('a run plan gives either `tries` or `runItem`');
+  if (tries !== undefined) return (item, run, signal, context) => driveAttemptTries(item, run, signal, tries, context);
+  return (item, run, signal) => (runItem as NonNullable<typeof runItem>)(item, run, signal);
 }
 
 async function openRunFolder(folder: RunFolder): Promise<string> {
@@ -96,14 +102,16 @@ async function openRunFolder(folder: RunFolder): Promise<string> {
  * The one run driver: every run (`ab run-task`, `ab validate-suite`, `ab run`, `ab bench-models`)
  * goes through it. It opens the run folder and takes its lock (`run.lock`), reads attempts.jsonl
  * back on a resume, writes run.json as the run starts and ends (run-json.ts), keeps the run's warm
- * pool, schedules the plan's attempts and appends their records one at a time. On every exit the
- * pool goes, then the plan's cleanup, then the lock.
+ * pool, schedules the plan's attempts, runs each as tries on the run's sandboxes (placed on the
+ * engines, judged, retried: driveAttemptTries), meters their CPU for run.json's efficiency, and appends
+ * their records one at a time. On every exit the pool goes, then the plan's cleanup, then the lock.
  */
-export async function driveRun<Item>(plan: RunDriverPlan<Item>): Promise<DrivenRun<Item>> {
+export async function driveRun<Item, Outcome extends TriedOutcome = TriedOutcome>(plan: RunDriverPlan<Item, Outcome>): Promise<DrivenRun<Item>> {
+  const runItem = itemRunner(plan);
   const runDir = await openRunFolder(plan.folder);
   const runId = plan.runRecord.run_id;
-  // The efficiency figure's inputs: the CPU of the sandboxes removed from here on, over the run's wall time.
-  const cpuAtStart = removedContainersCpuSeconds();
+  // The efficiency figure's inputs: the CPU of this run's sandboxes (metered by its factories), over its wall time.
+  const meter = new SandboxCpuMeter();
   const startedAt = performance.now();
   const lock = await acquireRunLock(runDir);
   let pool: RunSandboxPool | undefined;
@@ -121,25 +129,31 @@ export async function driveRun<Item>(plan: RunDriverPlan<Item>): Promise<DrivenR
       return appended;
     };
     pool = await plan.startPool?.({ runDir, runId });
-    const run: StartedRun = { runDir, runId, attemptsFile, pool, append };
+    const sandboxes = plan.sandboxes ?? {};
+    const run: StartedRun = { runDir, runId, attemptsFile, pool, append, createSandbox: meter.wrap(runSandboxFactory(sandboxes, pool)) };
     await plan.onStarted?.(run);
 
+    const engines = sandboxes.engines;
+    const context: TriesContext = { sandboxes, placer: engines === undefined ? undefined : engineSandboxFactory(engines), auto: plan.auto, meter };
     const scheduled = await runScheduled(
       plan.items,
       {
         ...plan.schedule,
+        // With engines, the engine set also holds each start until a place is free: more would only queue there.
+        ...(engines === undefined ? {} : { concurrency: Math.min(plan.schedule.concurrency, engines.totalCapacity) }),
+        ...(plan.auto === undefined ? {} : { admit: plan.auto.admit }),
         shouldRun: (item) => plan.shouldRun(item),
         // Only a failure of ours throws (an attempt's own failures are records): it stops the others.
         stopOnFailure: true,
         ...(plan.signal === undefined ? {} : { signal: plan.signal }),
       },
-      (item, { signal }) => plan.runItem(item, run, signal),
+      (item, { signal }) => runItem(item, run, signal, context),
     );
     await appending;
     const end = plan.end(scheduled.outcomes);
     const failure = end.failure;
     // Docker sandboxes only (bwrap and local runs have no container cgroup to read): no figure is better than a 0.
-    const cpuSeconds = removedContainersCpuSeconds() - cpuAtStart;
+    const cpuSeconds = meter.cpuSeconds;
     const efficiency = cpuSeconds > 0 ? runEfficiency(cpuSeconds, availableParallelism(), (performance.now() - startedAt) / 1000) : undefined;
     const finished: DrivenRun<Item>['runRecord'] = {
       ...plan.runRecord,

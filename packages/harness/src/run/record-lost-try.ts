@@ -7,10 +7,11 @@ import { markErrored } from './attempt-tries.js';
 /**
  * The record of a try lost to its engine (judgeEngineLoss): an infrastructure failure whatever stage it
  * ended in (an engine stopping during the agent's run is not the agent's doing), with the reason naming the
- * engine in `engine_unreachable`. The try's own attempt.json, written before the verdict, is brought in line.
+ * engine in `engine_unreachable`. The try's own attempt.json (in `tryDir`), written before the verdict, is brought in line.
  */
-export async function recordLostTry(record: AttemptRecord, reason: string, tryDir: string, infraTriesBefore: number, retries: number): Promise<AttemptRecord> {
+export async function recordLostTry(record: AttemptRecord, reason: string, tryDir: string | undefined, infraTriesBefore: number, retries: number): Promise<AttemptRecord> {
   const lost = markErrored({ ...record, failure_class: 'infra', engine_unreachable: reason }, infraTriesBefore, retries);
+  if (tryDir === undefined) return lost;
   const attemptFile = path.join(tryDir, 'attempt.json');
   const hasAttemptFile = await stat(attemptFile).then(
     () => true,

@@ -1,10 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import path from 'node:path';
-import { createSandboxPool, type NetworkHolderPool, type SandboxPoolStats } from '@agentbench/sandbox';
+import { createSandboxPool, type createDockerSandboxPool, type NetworkHolderPool, type SandboxPoolStats } from '@agentbench/sandbox';
 import { ConfigurationError } from '@agentbench/schemas';
 import { pooledSandboxFactory, type SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from './remove-run-leftovers.js';
+
+/** Whether the host has CPU to spare for a warm start (the Docker pool's `idleCapacity`). */
+export type PoolIdleCapacity = NonNullable<NonNullable<Parameters<typeof createDockerSandboxPool>[0]>['idleCapacity']>;
 
 /** The run folder's subfolder of empty workspaces warm sandboxes mount (see MountSlot): inside the run, so on its workspaces' file system. */
 export const SANDBOX_POOL_FOLDER = '.sandbox-pool';
@@ -21,6 +24,8 @@ export interface RunSandboxPoolOptions {
   networkHolders?: NetworkHolderPool;
   /** Debug notes of the pool (a take served cold, and why). */
   onDebug?: (message: string) => void;
+  /** When the pool may warm in the background. Default: while the host has idle CPU (HostIdleCapacity); a test of warm takes on a busy machine gives a host that is always idle. */
+  idleCapacity?: PoolIdleCapacity;
 }
 
 /** The warm Docker sandboxes of one run (a suite, an `ab run`): its attempts' factory, what it handed out, and its end. */
@@ -55,6 +60,7 @@ export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promi
     mountSlotsDir,
     ...(options.networkHolders === undefined ? {} : { networkHolders: options.networkHolders }),
     ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
+    ...(options.idleCapacity === undefined ? {} : { idleCapacity: options.idleCapacity }),
   });
   if (options.expectedTakes !== undefined) pool.expectTakes(options.expectedTakes);
   return {

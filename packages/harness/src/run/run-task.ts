@@ -54,17 +54,20 @@ export async function runTask(loaded: LoadedTask, options: RunTaskOptions = {}):
     items: [loaded],
     shouldRun: () => true,
     schedule: { concurrency: 1 },
+    ...(options.createSandbox === undefined ? {} : { sandboxes: { createSandbox: options.createSandbox } }),
     // A copy of the task as it ran, beside its record.
     onStarted: async ({ runDir }) => {
       await createArtifactFolder(path.join(runDir, 'task'));
       const taskCopy = path.join(runDir, 'task', path.basename(loaded.file));
       await writingArtifact(taskCopy, () => copyFile(loaded.file, taskCopy));
     },
-    // The attempt follows the caller's signal (an abort records it INTERRUPTED), not the driver's.
+    // The attempt follows the caller's signal (an abort records it INTERRUPTED), not the driver's; its
+    // sandboxes are the run's (the caller's factory, else Docker), metered for run.json's efficiency.
     runItem: async (task, run) => {
       paths = taskRunPaths(run.runDir);
       outcome = await executeAttempt(task, 'task', {
         ...attemptOptions,
+        createSandbox: run.createSandbox,
         paths,
         runId,
         mirrors: options.mirrors ?? (await loadMirrorMap()),

@@ -3,15 +3,15 @@ import { availableParallelism } from 'node:os';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { HARNESS_VERSION, loadSuite, type AttemptRecord, type EngineConfig, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
-import { DEFAULT_DOCKER_IMAGE, NetworkHolderPool, removeManagedContainers, type EngineSet } from '@agentbench/sandbox';
+import { DEFAULT_DOCKER_IMAGE, NetworkHolderPool, removeManagedContainers } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../artifacts/attempt-paths.js';
 import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
-import { executeAttempt, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
-import { createDockerSandbox, withRuntime, type SandboxFactory } from '../plan/sandbox-factory.js';
+import { executeAttempt, type AttemptOutcome, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
+import type { SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from '../run/remove-run-leftovers.js';
-import { startRunSandboxPool } from '../run/run-sandbox-pool.js';
+import { startRunSandboxPool, type PoolIdleCapacity } from '../run/run-sandbox-pool.js';
 import { driveRun, type StartedRun } from '../run/drive-run.js';
 import { readRunJson, RUN_JSON_FILE } from '../run/run-json.js';
 import { ConfigurationError } from '@agentbench/schemas';
@@ -19,8 +19,8 @@ import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { loadMirrorMap, type MirrorRule } from '../git/mirror-map.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { timestampForPath } from '@agentbench/helpers';
-import { prepareEngines } from '../run/engines/prepare-engines.js';
-import { runPlacedAttempt } from '../run/engines/run-placed-attempt.js';
+import { prepareRunEngines } from '../run/engines/prepare-engines.js';
+import type { TryInput } from '../run/drive-attempt-tries.js';
 import { snapshotGitDirectory } from '../artifacts/attempt-paths.js';
 import { selectTasksToResume } from './resume-selection.js';
 import type { SuiteEvent, SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
@@ -78,6 +78,8 @@ export interface ValidateSuiteOptions {
   sandboxPoolSize?: number;
   /** Debug notes of the run's sandbox pool (a sandbox created cold, and why). */
   onDebug?: (message: string) => void;
+  /** When the run's pool warms in the background. Default: while the host has idle CPU (see startRunSandboxPool). */
+  sandboxPoolIdleCapacity?: PoolIdleCapacity;
 }
 
 /** Default `-j`: every CPU, and at least 2, since an attempt spends most of its time waiting on its container. */
@@ -172,14 +174,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const tasksDir = path.resolve(options.tasksDir ?? 'tasks');
   const loadedSuite = await loadSuite(tasksDir, options.suite);
   const byId = new Map(loadedSuite.tasks.map((loaded) => [loaded.task.id, loaded]));
-  if (options.engines !== undefined && options.createSandbox !== undefined) {
-    throw new ConfigurationError('engines', 'cannot be given with createSandbox: the engines list makes the sandboxes');
-  }
-  // Checked before the run directory exists: a dead engine or a failed image transfer leaves nothing half-written.
-  const engineSet: EngineSet | undefined =
-    options.engines === undefined
-      ? undefined
-      : await prepareEngines({ engines: options.engines, images: loadedSuite.tasks.map((loaded) => loaded.task.environment.docker_image ?? DEFAULT_DOCKER_IMAGE) });
+  const engineSet = await prepareRunEngines(options.engines, { createSandbox: options.createSandbox, images: loadedSuite.tasks.map((loaded) => loaded.task.environment.docker_image ?? DEFAULT_DOCKER_IMAGE) });
   const isResumed = options.resumeDir !== undefined;
   const outDir = path.resolve(options.outDir ?? 'artifacts');
   const createdAt = new Date();
@@ -195,26 +190,23 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   // caller's createSandbox (the caller makes the sandboxes): the cold path then, as before.
   const networkHolders =
     options.createSandbox === undefined && options.runtime === undefined && engineSet === undefined ? new NetworkHolderPool({ labels: { runId: runRecord.run_id, taskId: 'network-holder' } }) : undefined;
-  let createSandbox: SandboxFactory | undefined = options.createSandbox;
   const results = new Map<string, SuiteTaskResult>();
   let mirrors: readonly MirrorRule[] = [];
   const cache = options.cache ?? new RepoCache();
   const retention = options.keepWorkspaces ?? 'failed';
   const budget = options.artifactBudget ?? new ArtifactBudget();
 
-  const runOne = async (taskId: string, run: StartedRun, signal: AbortSignal): Promise<void> => {
-    const { runDir } = run;
-    const loaded = byId.get(taskId) as LoadedTask;
-    options.onEvent?.({ type: 'task-started', taskId });
-    const paths = suiteAttemptPaths(runDir, taskId);
-    const attempt = (factory: SandboxFactory | undefined) => executeAttempt(loaded, 'baseline', {
+  // One try of a task's baseline, on the sandboxes the driver gives it (its engine's, with an engines list).
+  const runTry = async (taskId: string, input: TryInput, run: StartedRun): Promise<AttemptOutcome> => {
+    const paths = suiteAttemptPaths(run.runDir, taskId);
+    return executeAttempt(byId.get(taskId) as LoadedTask, 'baseline', {
       paths,
       runId: runRecord.run_id,
       mirrors,
       cache,
-      signal,
+      signal: input.signal,
       onStage: (stage) => options.onEvent?.({ type: 'task-stage', taskId, stage }),
-      ...(factory === undefined ? {} : { createSandbox: factory }),
+      createSandbox: input.createSandbox,
       ...(options.flakyRerun === undefined ? {} : { flakyRerun: options.flakyRerun }),
       ...(options.rerunBudgetFraction === undefined ? {} : { rerunBudgetFraction: options.rerunBudgetFraction }),
       ...(options.env === undefined ? {} : { env: options.env }),
@@ -222,25 +214,16 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       // Each attempt cleans its workspace; the run's budget is charged below, for those the retention keeps.
       artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
     });
-    const outcome =
-      engineSet === undefined
-        ? await attempt(createSandbox)
-        : (
-            await runPlacedAttempt({
-              engineSet,
-              signal,
-              attempt: (placement) => attempt(options.runtime === undefined ? placement.createSandbox : withRuntime(placement.createSandbox, options.runtime)),
-              beforeRetry: async ({ reason }) => {
-                options.onEngineLost?.(taskId, reason);
-                // The lost try's files go: the next try starts from nothing, like a first one.
-                for (const dir of [paths.workspaceDir, paths.logDir, snapshotGitDirectory(paths.workspaceDir)]) await rm(dir, { recursive: true, force: true });
-              },
-            })
-          ).outcome;
+  };
+
+  // The task's record, its validity (--oracle-runs) and what is kept of its workspace.
+  const finishTask = async (taskId: string, outcome: AttemptOutcome, run: StartedRun, signal: AbortSignal): Promise<void> => {
+    const { runDir } = run;
+    const paths = suiteAttemptPaths(runDir, taskId);
     await run.append(outcome.record, paths.workspaceDir);
     const result: SuiteTaskResult = { taskId, status: statusOf(outcome.record), record: outcome.record, outcome };
     if (options.oracleRuns !== undefined && options.referenceAgentFor !== undefined) {
-      result.validity = await checkTaskValidity(loaded, {
+      result.validity = await checkTaskValidity(byId.get(taskId) as LoadedTask, {
         runs: options.oracleRuns,
         runDir,
         runId: runRecord.run_id,
@@ -248,7 +231,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         mirrors,
         cache,
         signal,
-        ...(createSandbox === undefined ? {} : { createSandbox }),
+        createSandbox: run.createSandbox,
         ...(options.env === undefined ? {} : { env: options.env }),
         ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
       });
@@ -262,7 +245,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
 
   let ordered: SuiteTaskResult[] = [];
   let isInterrupted = false;
-  const driven = await driveRun<string>({
+  const driven = await driveRun<string, AttemptOutcome>({
     folder: isResumed ? { kind: 'resume', runDir: path.resolve(options.resumeDir as string) } : { kind: 'unique', parent: path.join(outDir, 'runs'), name: `${timestampForPath(createdAt)}__${options.suite}__baseline` },
     runRecord,
     items: runRecord.task_ids,
@@ -274,19 +257,29 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     },
     shouldRun: (taskId) => !finished.has(taskId),
     schedule: {
-      // With engines, the engine set holds each start until a place is free (and re-places lost tries).
-      concurrency: engineSet === undefined ? concurrency : Math.min(concurrency, engineSet.totalCapacity),
+      concurrency,
       onEvent: (event) => {
+        if (event.type === 'item-started') options.onEvent?.({ type: 'task-started', taskId: event.item });
         // A failure of ours (a full disk) stops the run too, but it is reported as itself, not as an interruption.
         if (event.type === 'scheduler-stopping' && event.cause === 'signal') options.onEvent?.({ type: 'suite-interrupting' });
       },
     },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    sandboxes: {
+      ...(engineSet === undefined ? {} : { engines: engineSet }),
+      ...(options.createSandbox === undefined ? {} : { createSandbox: options.createSandbox }),
+      ...(options.runtime === undefined ? {} : { runtime: options.runtime }),
+    },
     startPool: async ({ runDir, runId }) =>
-      networkHolders === undefined ? undefined : startRunSandboxPool({ runDir, runId, size: options.sandboxPoolSize ?? concurrency, networkHolders, ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }) }),
-    onStarted: async ({ runDir, pool }) => {
-      const pooled = options.createSandbox ?? pool?.createSandbox;
-      createSandbox = options.runtime === undefined ? pooled : withRuntime(pooled ?? createDockerSandbox, options.runtime);
+      networkHolders === undefined ? undefined : startRunSandboxPool({
+            runDir,
+            runId,
+            size: options.sandboxPoolSize ?? concurrency,
+            networkHolders,
+            ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
+            ...(options.sandboxPoolIdleCapacity === undefined ? {} : { idleCapacity: options.sandboxPoolIdleCapacity }),
+          }),
+    onStarted: async ({ runDir }) => {
       const skipped: Array<{ taskId: string; labels: string[] }> = [];
       for (const loaded of loadedSuite.tasks) {
         const labels = loaded.task.labels.filter((label) => skipLabels.includes(label));
@@ -311,7 +304,16 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       });
       mirrors = options.mirrors ?? (await loadMirrorMap());
     },
-    runItem: runOne,
+    tries: {
+      run: runTry,
+      // An attempt lost to its engine runs again on another; its files go first, so the next try starts from nothing, like a first one.
+      beforeRerun: async (taskId, { reason }, run) => {
+        options.onEngineLost?.(taskId, reason);
+        const paths = suiteAttemptPaths(run.runDir, taskId);
+        for (const dir of [paths.workspaceDir, paths.logDir, snapshotGitDirectory(paths.workspaceDir)]) await rm(dir, { recursive: true, force: true });
+      },
+      finished: (taskId, outcome, _end, run, signal) => finishTask(taskId, outcome, run, signal),
+    },
     // An attempt records its own failures; a throw is a failure of ours (the disk, a bug): it stops
     // the others (their attempts are aborted, recorded INTERRUPTED) and is reported once they end.
     end: (outcomes) => {

@@ -25,7 +25,6 @@ import { buildContainerLabels, LABEL_NETWORK_HOLDER } from '../core/engine/label
 import { attachMainProcess, EXECUTOR_EXITED_LINE, NO_EXECUTOR_LINE } from './main-process.js';
 import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js';
 import { removeContainer } from './remove-container.js';
-import { tallyRemovedContainerCpu } from './removed-containers-cpu.js';
 import { ENGINE_CALL_TIMEOUT_MS, withEngineDeadline } from './engine-deadline.js';
 import { commitForRuntimeMove, removeMoveImage } from './runtime-move-image.js';
 import { commitSnapshot } from './snapshot-image.js';
@@ -661,7 +660,6 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   }
 
   private async removeContainer(): Promise<void> {
-    await tallyRemovedContainerCpu(this.containerId);
     const removals = [removeContainer(this.docker, this.containerId, `the sandbox container ${this.containerName}`)];
     if (this.networkHolder !== undefined) removals.push(this.networkHolder.dispose());
     const failure = (await Promise.allSettled(removals)).find((outcome) => outcome.status === 'rejected');

@@ -5,7 +5,7 @@ import { describeEngine } from '../docker/docker-errors.js';
 import { DockerSandbox, type DockerSandboxOptions } from '../docker/docker-sandbox.js';
 import type { NetworkHolderPool } from '../docker/network-holder-pool.js';
 import type { SandboxSpec } from '../contract/sandbox.js';
-import { ALWAYS_IDLE, HostIdleCapacity, type IdleCapacity } from './idle-capacity.js';
+import { HostIdleCapacity } from './idle-capacity.js';
 import { MountSlot } from './mount-slot.js';
 import { poolKeyOf, type PoolKey } from './pool-key.js';
 import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';
@@ -40,15 +40,7 @@ export type DockerSandboxPool = SandboxPool<WarmDockerSandbox, DockerSandbox>;
  * in the background only while the host has idle CPU (`HostIdleCapacity` unless `idleCapacity` says otherwise).
  */
 export function createDockerSandboxPool(options: DockerSandboxPoolOptions = {}): DockerSandboxPool {
-  return new SandboxPool(new DockerWarmSource(options), { ...options, idleCapacity: options.idleCapacity ?? defaultIdleCapacity() });
-}
-
-/**
- * `AGENTBENCH_POOL_WARM_WHEN_BUSY=1` warms whatever the host's load: for tests that check warm takes
- * on a CI machine that is never idle, where a run reaches the pool only through `ab run` or a suite.
- */
-function defaultIdleCapacity(): IdleCapacity {
-  return process.env['AGENTBENCH_POOL_WARM_WHEN_BUSY'] === '1' ? ALWAYS_IDLE : new HostIdleCapacity();
+  return new SandboxPool(new DockerWarmSource(options), { ...options, idleCapacity: options.idleCapacity ?? new HostIdleCapacity() });
 }
 
 /** Starts, hands out and removes warm Docker sandboxes for a SandboxPool. */

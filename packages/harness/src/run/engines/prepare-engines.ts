@@ -1,4 +1,4 @@
-import type { EngineConfig } from '@agentbench/schemas';
+import { ConfigurationError, type EngineConfig } from '@agentbench/schemas';
 import { EngineSet, SandboxError, type ImageTransferProgress } from '@agentbench/sandbox';
 
 export interface PrepareEnginesOptions {
@@ -30,4 +30,16 @@ export async function prepareEngines(options: PrepareEnginesOptions): Promise<En
     for (const [engine, result] of results) if (result.status === 'sent') options.onImageSent?.(engine, image, result.bytes, result.durationMs);
   }
   return engineSet;
+}
+
+/**
+ * A run's engines list (`--engines`), checked before its run folder exists so a dead engine or a
+ * failed image transfer leaves nothing half-written; none without a list. Refused beside a caller's
+ * sandbox factory: the engines list makes the sandboxes.
+ */
+export async function prepareRunEngines(engines: readonly EngineConfig[] | undefined, options: Omit<PrepareEnginesOptions, 'engines'> & { createSandbox?: unknown }): Promise<EngineSet | undefined> {
+  if (engines === undefined) return undefined;
+  if (options.createSandbox !== undefined) throw new ConfigurationError('engines', 'cannot be given with createSandbox: the engines list makes the sandboxes');
+  const { createSandbox: _createSandbox, ...prepare } = options;
+  return prepareEngines({ ...prepare, engines });
 }

@@ -9,6 +9,7 @@ export { HARNESS_VERSION } from './version.js';
 // Errors
 export { AgentBenchError } from './errors/agentbench-error.js';
 export { MarkedError } from './errors/marked-error.js';
+export { KindedError } from './errors/kinded-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { SchemasError } from './errors/schemas-error.js';
 export { FileValidationError } from './errors/file-validation-error.js';

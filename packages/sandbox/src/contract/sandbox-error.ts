@@ -1,4 +1,4 @@
-import { MarkedError } from '@agentbench/schemas';
+import { KindedError } from '@agentbench/schemas';
 
 /** Kinds of sandbox failure a caller can branch on. */
 export type SandboxErrorKind =
@@ -15,16 +15,14 @@ export type SandboxErrorKind =
   | 'internal';
 
 /** Base error of @agentbench/sandbox. `isInstance` works across copies of the package. */
-export class SandboxError extends MarkedError {
+export class SandboxError extends KindedError<SandboxErrorKind> {
   static override readonly marker: symbol = Symbol.for('agentbench.sandbox-error');
   override readonly name: string = 'SandboxError';
-  readonly kind: SandboxErrorKind;
   /** The sandbox path (or image, or backend) the error is about, when there is one. */
   readonly subject?: string;
 
   constructor(kind: SandboxErrorKind, message: string, options?: { subject?: string; cause?: unknown }) {
-    super(message, options);
-    this.kind = kind;
+    super(kind, message, options);
     if (options?.subject !== undefined) this.subject = options.subject;
   }
 }

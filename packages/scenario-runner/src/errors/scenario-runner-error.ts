@@ -1,4 +1,4 @@
-import { MarkedError } from '@agentbench/schemas';
+import { KindedError } from '@agentbench/schemas';
 
 /** What went wrong, for callers that branch on it. */
 export type ScenarioRunnerErrorKind =
@@ -26,13 +26,7 @@ export type ScenarioRunnerErrorKind =
  * user's input or environment, and its message says what to change. `isInstance` works across copies
  * of the package.
  */
-export class ScenarioRunnerError extends MarkedError {
+export class ScenarioRunnerError extends KindedError<ScenarioRunnerErrorKind> {
   static override readonly marker: symbol = Symbol.for('agentbench.scenario-runner-error');
   override readonly name: string = 'ScenarioRunnerError';
-  readonly kind: ScenarioRunnerErrorKind;
-
-  constructor(kind: ScenarioRunnerErrorKind, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.kind = kind;
-  }
 }

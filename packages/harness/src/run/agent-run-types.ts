@@ -6,6 +6,7 @@ import type { MirrorRule } from '../git/mirror-map.js';
 import type { RepoCache } from '../git/repo-cache.js';
 import type { PoolIdleCapacity } from './run-sandbox-pool.js';
 import type { AgentRunProgress } from './run-progress.js';
+import type { AttemptOrder } from './longest-first-order.js';
 
 /** One attempt of the plan: a task, a model, a repeat. */
 export interface PlannedAttempt {
@@ -73,6 +74,12 @@ export interface AgentRunOptions {
   validityRunsDir?: string;
   /** Attempts in flight: a number, or `auto` (see AutoConcurrency). Default 2. */
   concurrency?: number | 'auto';
+  /**
+   * The order each repeat's attempts start in: `longest-first` (default: by the task's median duration
+   * in the earlier `ab run`s in the run folder's parent, else its timeout) or `as-listed` (the tasks'
+   * order). run.json's `options.order` and `options.start_order` say which.
+   */
+  order?: AttemptOrder;
   /** `auto`'s ceiling. Default: twice the cores, at least 2. */
   maxJobs?: number;
   /** Attempts in flight per key (default key: the model's provider). Default: the concurrency. */

@@ -27,6 +27,8 @@ import { assertPlanCanStart, notStartedRecord } from './not-started-record.js';
 import { readKnownValidity, taskValidityNote, validityWarnings } from './task-validity.js';
 import { RunProgressCounter } from './run-progress.js';
 import { loadRunTasks, planOf, plannedAttempts, readRunRecord, wholeNumber } from './agent-run-plan.js';
+import { orderAttempts } from './longest-first-order.js';
+import { readPastAttemptDurations } from './past-attempt-durations.js';
 import type { AgentRunEntry, AgentRunEvent, AgentRunOptions, AgentRunResult, AttemptTryFunction, PlannedAttempt } from './agent-run-types.js';
 
 export type { AgentRunEntry, AgentRunEvent, AgentRunOptions, AgentRunResult, AttemptTryFunction, AttemptTryInput, PlannedAttempt } from './agent-run-types.js';
@@ -91,7 +93,12 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   // Said once the run is sure to start (its engines answer).
   for (const message of validityWarnings(tasks, knownValidity, plan)) options.onProgress?.({ type: 'validity-warning', message });
   const runTry = options.runAttempt ?? (await defaultAttemptTry(options, plan, scanners));
-  const attempts = plannedAttempts(plan, tasks, runDir);
+  // Each repeat's tasks longest first (median duration in the earlier `ab run`s beside this one, else
+  // the task's timeout), so no long attempt is left to run alone at the end while the other slots sit idle.
+  const order = options.order ?? 'longest-first';
+  const past = order === 'as-listed' ? new Map<string, number>() : await readPastAttemptDurations(path.dirname(runDir), 'agent', tasks.map((loaded) => loaded.task.id));
+  const startOrder = orderAttempts(tasks, order, { taskIdOf: (loaded) => loaded.task.id, past, fallbackSeconds: (loaded) => loaded.task.environment.timeout_sec });
+  const attempts = plannedAttempts(plan, startOrder, runDir);
   const planned = new Set(attempts.map((attempt) => attempt.attemptId));
   let tries = new Map<string, AttemptRecord[]>();
   const counter = new RunProgressCounter(attempts.length);
@@ -105,7 +112,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     harness_version: HARNESS_VERSION,
     suite: tasks[0]?.task.suite ?? null,
     task_ids: tasks.map((loaded) => loaded.task.id),
-    options: { concurrency: isAuto ? 'auto' : concurrency, max_jobs: maxJobs, resumed: isResumed },
+    options: { concurrency: isAuto ? 'auto' : concurrency, max_jobs: maxJobs, resumed: isResumed, order, start_order: startOrder.map((loaded) => loaded.task.id) },
     status: 'running',
     counts: null,
     plan,

@@ -17,6 +17,8 @@ const started: SuiteEvent = {
   suite: 'demo',
   total: 2,
   toRun: ['a', 'b'],
+  order: 'as-listed',
+  timedByPastRuns: 0,
   alreadyFinished: 0,
   skipped: [{ taskId: 'c', labels: ['flaky'] }],
   concurrency: 2,
@@ -34,6 +36,14 @@ describe('createSuiteProgressReporter', () => {
     reporter.onEvent({ type: 'task-finished', taskId: 'b', result: { taskId: 'b', status: 'valid', record: attemptRecordFor('b', null) } });
     reporter.stop();
     expect(output.text()).toBe('2 tasks of demo to validate, 2 at a time, 1 skipped (c)\n[1/2] a INVALID TIMEOUT 6.1s\n[2/2] b VALID 1.0s\n');
+  });
+
+  it('says the start order when the tasks start longest first, and what it was taken from', () => {
+    const output = collector();
+    const reporter = createSuiteProgressReporter({ stream: output.stream, isInteractive: false });
+    reporter.onEvent({ ...started, toRun: ['b', 'a'], order: 'longest-first', timedByPastRuns: 1 });
+    reporter.stop();
+    expect(output.text()).toBe("2 tasks of demo to validate, 2 at a time, 1 skipped (c)\nstart order: longest first (1 of 2 by earlier runs' durations, the rest by timeout): b, a\n");
   });
 
   it('keeps a status line with done, running, failed and elapsed on a terminal', () => {

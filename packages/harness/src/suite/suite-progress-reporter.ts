@@ -18,6 +18,19 @@ export interface SuiteProgressReporter {
   stop(): void;
 }
 
+/** What the longest-first order was taken from: earlier runs' durations, the tasks' timeouts, or both. */
+function startOrderBasis(timed: number, total: number): string {
+  if (timed === 0) return 'no earlier run: by timeout';
+  if (timed >= total) return 'by earlier runs\' durations';
+  return `${timed} of ${total} by earlier runs' durations, the rest by timeout`;
+}
+
+/** The first few task ids of the start order: enough to show what goes first. */
+function listStart(taskIds: readonly string[]): string {
+  const shown = taskIds.slice(0, 5).join(', ');
+  return taskIds.length > 5 ? `${shown}, … (run.json options.start_order)` : shown;
+}
+
 /**
  * Shows a suite run's progress. On a terminal: finished tasks scroll by as lines and a status
  * line stays at the bottom (done/total, running, failed, elapsed), redrawn every second. Elsewhere:
@@ -74,6 +87,7 @@ export function createSuiteProgressReporter(options: SuiteProgressReporterOption
           for (const warning of event.warnings) printLine(`warning: ${formatIssue(warning)}`);
           const resumed = event.isResumed ? `resuming ${event.runDir}: ${event.alreadyFinished} already done, ` : '';
           printLine(`${resumed}${event.toRun.length} task${event.toRun.length === 1 ? '' : 's'} of ${event.suite} to validate, ${event.concurrency} at a time${skipped}`);
+          if (event.order === 'longest-first' && event.toRun.length > 1) printLine(`start order: longest first (${startOrderBasis(event.timedByPastRuns, event.toRun.length)}): ${listStart(event.toRun)}`);
           if (isInteractive && timer === undefined) {
             timer = setInterval(drawStatus, options.refreshMs ?? 1000);
             timer.unref();

@@ -1,6 +1,7 @@
 import type { AttemptRecord, RunRecord, SuiteValidity, TaskValidity, ValidationIssue } from '@agentbench/schemas';
 import type { AttemptOutcome, AttemptStage } from '../attempt/execute-attempt.js';
 import type { SandboxPoolStats } from '@agentbench/sandbox';
+import type { AttemptOrder } from '../run/longest-first-order.js';
 
 /** How a task of a suite run ended. */
 export type SuiteTaskStatus = 'valid' | 'invalid' | 'errored' | 'interrupted' | 'skipped' | 'not_run';
@@ -34,7 +35,7 @@ export interface ValidateSuiteResult {
 }
 
 export type SuiteEvent =
-  | { type: 'suite-started'; runDir: string; runId: string; suite: string; total: number; toRun: string[]; alreadyFinished: number; skipped: Array<{ taskId: string; labels: string[] }>; concurrency: number; isResumed: boolean; warnings: ValidationIssue[] }
+  | { type: 'suite-started'; runDir: string; runId: string; suite: string; total: number; toRun: string[]; order: AttemptOrder; timedByPastRuns: number; alreadyFinished: number; skipped: Array<{ taskId: string; labels: string[] }>; concurrency: number; isResumed: boolean; warnings: ValidationIssue[] }
   | { type: 'task-started'; taskId: string }
   | { type: 'task-stage'; taskId: string; stage: AttemptStage }
   | { type: 'task-finished'; taskId: string; result: SuiteTaskResult }

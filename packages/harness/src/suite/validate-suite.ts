@@ -22,6 +22,8 @@ import { timestampForPath } from '@agentbench/helpers';
 import { prepareRunEngines } from '../run/engines/prepare-engines.js';
 import type { TryInput } from '../run/drive-attempt-tries.js';
 import { snapshotGitDirectory } from '../artifacts/attempt-paths.js';
+import { orderAttempts, type AttemptOrder } from '../run/longest-first-order.js';
+import { readPastAttemptDurations } from '../run/past-attempt-durations.js';
 import { selectTasksToResume } from './resume-selection.js';
 import type { SuiteEvent, SuiteTaskResult, SuiteTaskStatus, ValidateSuiteResult } from './suite-types.js';
 import { checkTaskValidity, type ReferenceAgentFactory } from './check-task-validity.js';
@@ -80,6 +82,12 @@ export interface ValidateSuiteOptions {
   onDebug?: (message: string) => void;
   /** When the run's pool warms in the background. Default: while the host has idle CPU (see startRunSandboxPool). */
   sandboxPoolIdleCapacity?: PoolIdleCapacity;
+  /**
+   * The order the tasks start in: `longest-first` (default: by their median duration in the earlier
+   * baseline runs under `<outDir>/runs`, else their timeout) or `as-listed` (the suite's order).
+   * run.json says which, and the start order (`options.order`, `options.start_order`).
+   */
+  order?: AttemptOrder;
 }
 
 /** Default `-j`: every CPU, and at least 2, since an attempt spends most of its time waiting on its container. */
@@ -243,12 +251,18 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     options.onEvent?.({ type: 'task-finished', taskId, result });
   };
 
+  // Longest first, so no long task is left to run alone at the end while the other slots sit idle.
+  const order = options.order ?? 'longest-first';
+  const past = order === 'as-listed' ? new Map<string, number>() : await readPastAttemptDurations(path.join(outDir, 'runs'), 'suite_baseline', runRecord.task_ids);
+  const startOrder = orderAttempts(runRecord.task_ids, order, { taskIdOf: (taskId) => taskId, past, fallbackSeconds: (taskId) => byId.get(taskId)?.task.environment.timeout_sec ?? 0 });
+  runRecord.options = { ...runRecord.options, order, start_order: startOrder };
+
   let ordered: SuiteTaskResult[] = [];
   let isInterrupted = false;
   const driven = await driveRun<string, AttemptOutcome>({
     folder: isResumed ? { kind: 'resume', runDir: path.resolve(options.resumeDir as string) } : { kind: 'unique', parent: path.join(outDir, 'runs'), name: `${timestampForPath(createdAt)}__${options.suite}__baseline` },
     runRecord,
-    items: runRecord.task_ids,
+    items: startOrder,
     resume: async (records) => {
       if (!isResumed) return;
       finished = selectTasksToResume(runRecord.task_ids, records.filter((record) => record.run_id === runRecord.run_id)).finished;
@@ -295,7 +309,9 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
         runId: runRecord.run_id,
         suite: options.suite,
         total: runRecord.task_ids.length,
-        toRun: runRecord.task_ids.filter((taskId) => !finished.has(taskId)),
+        toRun: startOrder.filter((taskId) => !finished.has(taskId)),
+        order,
+        timedByPastRuns: past.size,
         alreadyFinished: finished.size,
         skipped,
         concurrency,

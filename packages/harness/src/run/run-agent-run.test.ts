@@ -302,5 +302,10 @@ describe('runAgentRun', () => {
     expect(run.progress.done).toBe(3);
     // Started at one; task_a's start lets one more in (two creates would have let two).
     expect(peak).toBe(2);
+    // run.json says how the limit moved (seconds into the run, limit) and that no knee was found.
+    const { auto } = JSON.parse(await readFile(path.join(root, 'run', 'run.json'), 'utf8')) as { auto: { knee: number | null; limit: number; limits: Array<[number, number]> } };
+    expect(auto.knee).toBeNull();
+    expect(auto.limits.map(([, limit]) => limit)).toEqual([2]);
+    expect(auto.limit).toBe(2);
   });
 });

@@ -84,7 +84,11 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
   const perKey = wholeNumber(options.perKeyConcurrency, concurrency, '--per-provider', 1);
   // The warm pool's size follows -j auto's limit (one per attempt in flight), unless the caller fixed it.
   let runPool: RunSandboxPool | undefined;
+  // How -j auto's limit moved (seconds since the run started, limit), for run.json: where it found the knee.
+  const runStarted = performance.now();
+  const limits: Array<[number, number]> = [];
   const followLimit = (limit: number): void => {
+    limits.push([Math.round((performance.now() - runStarted) / 100) / 10, limit]);
     options.autoConcurrency?.onLimitChange?.(limit);
     if (options.sandboxPoolSize === undefined) runPool?.setSize(limit);
   };
@@ -225,6 +229,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       const writeFailure = outcomes.flatMap((outcome) => (outcome.status === 'rejected' && ArtifactWriteError.isInstance(outcome.error) ? [outcome.error] : []))[0];
       const progress = counter.snapshot();
       return {
+        ...(auto === undefined ? {} : { fields: { auto: { knee: auto.knee ?? null, limit: auto.limit, limits } } }),
         status: writeFailure !== undefined ? 'failed' : progress.done === progress.total ? 'completed' : 'interrupted',
         counts: { total: progress.total, passed: progress.passed, failed: progress.failed, errored: progress.errored, skipped: progress.total - progress.done },
         ...(writeFailure === undefined ? {} : { failure: writeFailure }),

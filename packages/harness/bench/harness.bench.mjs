@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Benchmark of the harness on the bundled custom-dev suite (real Docker, setup included):
-// wall time of baseline validation at -j 1 and at -j 4, and the harness's own overhead per
+// wall time of baseline validation at -j 1 and at -j 4 (tasks longest first, by the durations of the
+// runs before it; beside it, the same-run baseline of the order: -j 4 in the suite's order), the
+// efficiency figure of each run (run.json), and the harness's own overhead per
 // attempt: the task's wall time in the suite, from its start to its record appended and its
 // workspace removed, minus the time spent inside Sandbox calls (create, exec, setNetwork,
 // dispose). Host git (clone, snapshots) is the harness's work and counts as overhead, except
@@ -55,7 +57,7 @@ function quickTasksDir(root) {
   return tasksDir;
 }
 
-async function runSuite(concurrency, root) {
+async function runSuite(concurrency, root, order = 'longest-first') {
   const started = performance.now();
   // Each task's span in the suite: from its start to its record appended (and workspace removed).
   const spans = new Map();
@@ -70,8 +72,10 @@ async function runSuite(concurrency, root) {
     onEvent,
     suite: 'custom-dev',
     tasksDir: isQuick ? quickTasksDir(root) : path.join(repositoryRoot, 'tasks'),
-    outDir: path.join(root, `j${concurrency}`),
+    // One runs folder for every run, so the order reads the durations of the runs before (the warm-up's first).
+    outDir: root,
     concurrency,
+    order,
     keepWorkspaces: 'none',
     mirrors: [],
     cache: new RepoCache({ directory: path.join(root, 'cache') }),
@@ -87,10 +91,14 @@ execFileSync(process.execPath, [path.join(repositoryRoot, 'scripts/build-fixture
 
 const root = mkdtempSync(path.join(tmpdir(), 'agentbench-harness-bench-'));
 try {
-  // A first run warms the image and the page cache, so -j 1 is not charged for it.
+  // A first run warms the image and the page cache, so -j 1 is not charged for it; its records give
+  // the next runs their tasks' durations (the longest-first order).
   if (!isQuick) await runSuite(4, root);
   const parallel = await runSuite(4, root);
+  // The same-run baseline of the order: -j 4 with the tasks in the suite's order.
+  const listed = isQuick ? parallel : await runSuite(4, root, 'as-listed');
   const sequential = isQuick ? parallel : await runSuite(1, root);
+  const efficiencyOf = (run) => run.result.runRecord.efficiency?.value ?? Number.NaN;
 
   const attempts = sequential.result.tasks.flatMap((task) => (task.outcome ? [task.outcome] : []));
   const lines = attempts.map((outcome) => {
@@ -117,6 +125,10 @@ try {
   console.log(row(['custom-dev wall time, -j 1', `${(sequential.wallMs / 1000).toFixed(1)} s`, '', ''], widths));
   console.log(row(['custom-dev wall time, -j 4', `${(parallel.wallMs / 1000).toFixed(1)} s`, '', ''], widths));
   console.log(row(['speedup -j 4 over -j 1', `${speedup.toFixed(2)}x`, `>= ${targets.speedup}x`, speedup >= targets.speedup ? 'PASS' : 'FAIL'], widths));
+  console.log(row(['custom-dev wall time, -j 4 as listed', `${(listed.wallMs / 1000).toFixed(1)} s`, '', ''], widths));
+  console.log(row(['speedup -j 4 as listed over -j 1', `${(sequential.wallMs / listed.wallMs).toFixed(2)}x`, '', ''], widths));
+  console.log(row(['start order, -j 4 longest first', String(parallel.result.runRecord.options.start_order), '', ''], widths));
+  console.log(row(['efficiency, -j 4 / as listed / -j 1', [parallel, listed, sequential].map((run) => `${(efficiencyOf(run) * 100).toFixed(0)}%`).join(' / '), '', ''], widths));
   console.log(row(['harness overhead per attempt (median)', `${(medianShare * 100).toFixed(1)}%`, `< ${targets.overheadShare * 100}%`, medianShare < targets.overheadShare ? 'PASS' : 'FAIL'], widths));
   console.log(row(['harness overhead per attempt (worst)', `${(worstShare * 100).toFixed(1)}%`, `< ${targets.worstOverheadShare * 100}%`, worstShare < targets.worstOverheadShare ? 'PASS' : 'FAIL'], widths));
   console.log(row(['containers left behind', String(sequential.left + parallel.left), '0', sequential.left + parallel.left === 0 ? 'PASS' : 'FAIL'], widths));
@@ -141,6 +153,8 @@ try {
   for (const line of verdictLines) console.log(row([line.taskId, String(line.passed), `${line.totalMs.toFixed(0)} ms`, `${line.verdictMs.toFixed(0)} ms`, `${(line.share * 100).toFixed(1)}%`], verdictWidths));
   const verdictShare = median(verdictLines.map((line) => line.share));
   recordFigure('harness', { name: 'custom-dev wall time, -j 4', value: parallel.wallMs / 1000, unit: 's', baseline: { name: '-j 1', value: sequential.wallMs / 1000 }, target: `-j 1 / -j 4 ≥ ${targets.speedup}` });
+  recordFigure('harness', { name: 'custom-dev wall time, -j 4, longest first', value: parallel.wallMs / 1000, unit: 's', baseline: { name: '-j 4, as listed', value: listed.wallMs / 1000 } });
+  recordFigure('harness', { name: 'efficiency, custom-dev -j 4', value: efficiencyOf(parallel) * 100, unit: '%', baseline: { name: '-j 1', value: efficiencyOf(sequential) * 100 } });
   recordFigure('harness', { name: 'harness overhead per attempt, median share', value: medianShare * 100, unit: '%', target: `< ${targets.overheadShare * 100} %` });
   recordFigure('harness', { name: 'harness overhead per attempt, worst share', value: worstShare * 100, unit: '%', target: `< ${targets.worstOverheadShare * 100} %` });
   recordFigure('harness', { name: 'final verdict stage share of an agent attempt, median', value: verdictShare * 100, unit: '%', target: `< ${targets.verdictShare * 100} %` });

@@ -10,6 +10,9 @@
 //   3. the scheduler's own overhead per attempt: runScheduled over 100 no-op items against a plain
 //      loop over them (target < 5 ms per item), and a whole runAgentRun over the 100-task suite
 //      with a no-op attempt (plan, run.json, attempts.jsonl appended and fsynced per try).
+//   4. the efficiency figure of each run (run.json), -j auto's limits and knee (run.json `auto`), and where
+//      the -j auto run's CPU went outside its sandboxes (cpu-split.mjs: engine daemons against their idle
+//      rate, the run's shims and runc, the CLI's node process (its start included), its children).
 // Reports, exits 0 whatever the timings (they vary by machine) and 1 on an exception. Leaves no
 // container behind. --quick: real attempts over the first task only (as RUN_SCALE_TASKS=1), at -j 1 and -j auto
 // (-j 4 of one task runs the same code as -j 1).
@@ -19,18 +22,20 @@
 // Imports the built packages: `pnpm --filter @agentbench/harness build` and `pnpm --filter @agentbench/cli build` first.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listManagedContainers } from '@agentbench/sandbox';
 import { runScheduled } from '@agentbench/scheduler';
 import { runAgentRun } from '../dist/index.js';
 import { isQuick, isSkippedWithoutDocker, recordFigure, sized } from '../../../scripts/bench-figures.mjs';
+import { engineIdleRate, startCpuSplit } from './cpu-split.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, '../../..');
 const cliBin = path.join(repositoryRoot, 'apps/cli/dist/bin.js');
 const SUITE_SIZE = 100;
+const availableCores = availableParallelism();
 const realTasks = Math.min(SUITE_SIZE, Number(process.env.RUN_SCALE_TASKS ?? sized(SUITE_SIZE, 1)));
 const targets = { schedulerMsPerItem: 5, peakRssMb: 300 };
 
@@ -52,11 +57,12 @@ function generateSuite(tasksDir, suite, count) {
   }
 }
 
-/** Runs the CLI and polls its peak RSS (VmHWM, kB). */
-function runCliMeasured(args) {
+/** Runs the CLI and polls its peak RSS (VmHWM, kB); with `split`, where the CPU went (cpu-split.mjs). */
+function runCliMeasured(args, { split = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [cliBin, ...args], { cwd: repositoryRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+    const cpu = split ? startCpuSplit({ harnessPid: () => String(child.pid), ownerPids: () => [String(child.pid)] }) : undefined;
     let peakKb = 0;
     const poll = () => {
       try {
@@ -70,7 +76,7 @@ function runCliMeasured(args) {
     child.once('error', reject);
     child.once('exit', (code) => {
       clearInterval(timer);
-      resolve({ code, seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024 });
+      resolve({ code, seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024, split: cpu?.stop() });
     });
     poll();
   });
@@ -83,7 +89,8 @@ async function realAttempts(concurrency, tasksDir, suite, root) {
   const started = performance.now();
   const run = await runAgentRun({ tasks, variant: 'scripted', concurrency, outDir: path.join(root, `j${concurrency}`), mirrors: [] });
   const seconds = (performance.now() - started) / 1000;
-  return { seconds, done: run.progress.done, passed: run.progress.passed, perMinute: (run.progress.done / seconds) * 60 };
+  const efficiency = JSON.parse(readFileSync(path.join(root, `j${concurrency}`, 'run.json'), 'utf8')).efficiency?.value ?? Number.NaN;
+  return { seconds, done: run.progress.done, passed: run.progress.passed, perMinute: (run.progress.done / seconds) * 60, efficiency };
 }
 
 async function schedulerOverhead() {
@@ -149,7 +156,9 @@ try {
   // -j auto through the CLI over the same subset: a suite folder of just those tasks.
   const subsetDir = path.join(root, 'subset-tasks');
   generateSuite(subsetDir, suite, realTasks);
-  const auto = await runCliMeasured(['run', '--suite', suite, '--tasks', subsetDir, '--agent', 'scripted', '-j', 'auto', '--out', path.join(root, 'auto'), '--json']);
+  // The engine daemons are shared with every user of the engine: their rate with nothing of ours running is the split's baseline.
+  const engineIdle = await engineIdleRate(isQuick ? 1000 : 5000);
+  const auto = await runCliMeasured(['run', '--suite', suite, '--tasks', subsetDir, '--agent', 'scripted', '-j', 'auto', '--out', path.join(root, 'auto'), '--json'], { split: true });
   const autoRun = JSON.parse(readFileSync(path.join(root, 'auto', 'run.json'), 'utf8'));
   const idle = await runCliMeasured(['--version']);
 
@@ -162,6 +171,27 @@ try {
   console.log(row(['scheduler ms per item (100 no-op items)', overhead.scheduledMsPerItem.toFixed(4), `loop: ${overhead.loopMsPerItem.toFixed(4)}`, `< ${targets.schedulerMsPerItem} ${overhead.scheduledMsPerItem - overhead.loopMsPerItem < targets.schedulerMsPerItem ? 'PASS' : 'FAIL'}`], widths));
   // Not the scheduler's figure: the whole run's bookkeeping per attempt (try folder, one fsynced append), beside a real attempt's tens of seconds.
   console.log(row([`runAgentRun ms per no-op attempt (${noop.attempts})`, noop.msPerAttempt.toFixed(2), `real attempt at -j 1: ${(60_000 / j1.perMinute).toFixed(0)}`, '-'], widths));
+  const autoEfficiency = autoRun.efficiency?.value ?? Number.NaN;
+  console.log(row(['efficiency, -j 1 / -j 4 / -j auto', [j1.efficiency, j4.efficiency, autoEfficiency].map((value) => `${(value * 100).toFixed(0)}%`).join(' / '), '-', '>= 80% at auto'], widths));
+  console.log(`-j auto: limits ${JSON.stringify(autoRun.auto?.limits ?? [])} (seconds into the run, limit), knee ${autoRun.auto?.knee ?? 'not found'}, ended at ${autoRun.auto?.limit ?? '?'}`);
+  // Where the -j auto run's CPU went: its sandboxes (cgroups, run.json), the engine, the harness.
+  const split = auto.split;
+  const sandboxSeconds = autoRun.efficiency?.cpu_seconds ?? Number.NaN;
+  const engineExtra = split.engineDaemons - engineIdle * split.wallSeconds;
+  const splitRows = [
+    ['sandboxes (container cgroups)', sandboxSeconds],
+    ['engine daemons (dockerd, containerd; all users)', split.engineDaemons],
+    [`  of which over their idle rate (${engineIdle.toFixed(2)} cores)`, engineExtra],
+    ['shims and runc of the run\'s containers', split.shims],
+    ['shims and runc not attributed (container gone before its labels were read)', split.unattributed],
+    ['the harness (the CLI\'s node process)', split.harness],
+    ['the harness\'s children (git, …)', split.harnessChildren],
+    ['the whole machine (every user)', split.machine],
+  ];
+  console.log(`\nCPU of the -j auto run (${split.wallSeconds.toFixed(1)} s wall, ${availableCores} cores: ${(split.wallSeconds * availableCores).toFixed(1)} core-seconds):`);
+  for (const [name, seconds] of splitRows) console.log(row([name, `${seconds.toFixed(1)} s`, `${((seconds / (split.wallSeconds * availableCores)) * 100).toFixed(0)}% of the cores`], [66, 10, 22]));
+  recordFigure('run-scale', { name: 'efficiency, -j auto via the CLI', value: autoEfficiency * 100, unit: '%', baseline: { name: '-j 1', value: j1.efficiency * 100 }, target: '≥ 80 %' });
+  recordFigure('run-scale', { name: 'CPU of the -j auto run outside its sandboxes: engine over idle + shims + harness + its children', value: engineExtra + split.shims + split.harness + split.harnessChildren, unit: 's', baseline: { name: 'sandboxes', value: sandboxSeconds } });
   recordFigure('run-scale', { name: 'attempts per minute, -j 4', value: j4.perMinute, unit: '1/min', baseline: { name: '-j 1', value: j1.perMinute } });
   recordFigure('run-scale', { name: 'attempts per minute, -j auto via the CLI', value: (autoDone / auto.seconds) * 60, unit: '1/min', baseline: { name: '-j 1', value: j1.perMinute } });
   recordFigure('run-scale', { name: 'scheduler time per item (100 no-op items)', value: overhead.scheduledMsPerItem, unit: 'ms', baseline: { name: 'plain loop', value: overhead.loopMsPerItem }, target: `< ${targets.schedulerMsPerItem} ms over the loop` });

@@ -1,23 +1,12 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadTask, type LoadedTask } from '@agentbench/schemas';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeAttemptRecord } from '../../test/helpers/fake-attempt-record.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
 import { orderAttempts } from './longest-first-order.js';
 import { readPastAttemptDurations } from './past-attempt-durations.js';
-import { runAgentRun } from './run-agent-run.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const toyTask = path.resolve(here, '../../../../tasks/custom-dev/toy_fail_pytest/task.yaml');
-
+// runAgentRun's start order from the records of a run before it: run-agent-run.test.ts.
 let root: string;
-let tasks: LoadedTask[];
-beforeAll(async () => {
-  const loaded = await loadTask(toyTask);
-  tasks = ['task_a', 'task_b', 'task_c'].map((id) => ({ ...loaded, task: { ...loaded.task, id } }));
-});
 beforeEach(() => {
   root = makeTemporaryDirectory('longest-first');
 });
@@ -64,36 +53,5 @@ describe('orderAttempts', () => {
   it('keeps the given order with as-listed', () => {
     const past = new Map([['c', 8]]);
     expect(orderAttempts(items, 'as-listed', { taskIdOf, past, fallbackSeconds: () => 0 }).map((item) => item.id)).toEqual(['a', 'b', 'c', 'd']);
-  });
-});
-
-describe('runAgentRun start order', () => {
-  // A first run records how long each task took; a second run beside it starts them longest first.
-  const seconds: Record<string, number> = { task_a: 1, task_b: 9, task_c: 4 };
-  async function startOrderOf(outDir: string, order?: 'as-listed'): Promise<{ started: string[]; runJson: { options: Record<string, unknown> } }> {
-    const started: string[] = [];
-    await runAgentRun({
-      tasks,
-      concurrency: 1,
-      outDir,
-      ...(order === undefined ? {} : { order }),
-      runAttempt: async (input) => {
-        started.push(input.attempt.task.task.id);
-        return { ...fakeAttemptRecord(input), duration_sec: seconds[input.attempt.task.task.id] as number };
-      },
-    });
-    return { started, runJson: JSON.parse(await readFile(path.join(outDir, 'run.json'), 'utf8')) as { options: Record<string, unknown> } };
-  }
-
-  it('starts the tasks longest first by the earlier runs beside it, says so in run.json, and keeps the tasks\' order when asked', async () => {
-    const first = await startOrderOf(path.join(root, 'first'));
-    // Every task has the same timeout and no run is beside the first: the tasks' order.
-    expect(first.started).toEqual(['task_a', 'task_b', 'task_c']);
-    const second = await startOrderOf(path.join(root, 'second'));
-    expect(second.started).toEqual(['task_b', 'task_c', 'task_a']);
-    expect(second.runJson.options).toMatchObject({ order: 'longest-first', start_order: ['task_b', 'task_c', 'task_a'] });
-    const listed = await startOrderOf(path.join(root, 'listed'), 'as-listed');
-    expect(listed.started).toEqual(['task_a', 'task_b', 'task_c']);
-    expect(listed.runJson.options).toMatchObject({ order: 'as-listed' });
   });
 });

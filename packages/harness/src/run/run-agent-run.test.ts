@@ -309,3 +309,34 @@ describe('runAgentRun', () => {
     expect(auto.limit).toBe(2);
   });
 });
+
+describe('runAgentRun start order', () => {
+  // A first run records how long each task took; a second run beside it starts them longest first.
+  const seconds: Record<string, number> = { task_a: 1, task_b: 9, task_c: 4 };
+  async function startOrderOf(outDir: string, order?: 'as-listed'): Promise<{ started: string[]; runJson: { options: Record<string, unknown> } }> {
+    const started: string[] = [];
+    await runAgentRun({
+      tasks,
+      concurrency: 1,
+      outDir,
+      ...(order === undefined ? {} : { order }),
+      runAttempt: async (input) => {
+        started.push(input.attempt.task.task.id);
+        return { ...fakeAttemptRecord(input), duration_sec: seconds[input.attempt.task.task.id] as number };
+      },
+    });
+    return { started, runJson: JSON.parse(await readFile(path.join(outDir, 'run.json'), 'utf8')) as { options: Record<string, unknown> } };
+  }
+
+  it('starts the tasks longest first by the earlier runs beside it, says so in run.json, and keeps the tasks\' order when asked', async () => {
+    const first = await startOrderOf(path.join(root, 'first'));
+    // Every task has the same timeout and no run is beside the first: the tasks' order.
+    expect(first.started).toEqual(['task_a', 'task_b', 'task_c']);
+    const second = await startOrderOf(path.join(root, 'second'));
+    expect(second.started).toEqual(['task_b', 'task_c', 'task_a']);
+    expect(second.runJson.options).toMatchObject({ order: 'longest-first', start_order: ['task_b', 'task_c', 'task_a'] });
+    const listed = await startOrderOf(path.join(root, 'listed'), 'as-listed');
+    expect(listed.started).toEqual(['task_a', 'task_b', 'task_c']);
+    expect(listed.runJson.options).toMatchObject({ order: 'as-listed' });
+  });
+});

@@ -22,8 +22,8 @@ export interface SandboxPoolOptions {
   id?: string;
   /**
    * Asked before each background warm start: while it says the host is busy, the refill waits and
-   * looks again every `recheckMs` (an explicit `warm()` does not ask). Default: always idle (the
-   * Docker pool's default is `HostIdleCapacity`, the host's run queue and idle CPU).
+   * looks again every `recheckMs` (an explicit `warm()` or `warmAhead()` does not ask). Default: always
+   * idle (the Docker pool's default is `HostIdleCapacity`: whether tasks wait for a CPU).
    */
   idleCapacity?: IdleCapacity;
   /** How often a refill held back by a busy host looks again, in ms. Default 250. */

@@ -21,6 +21,7 @@ import type { VerdictOutcome, VerdictSetup } from '../verdict/final-verdict.js';
 import type { RepoCache } from '../git/repo-cache.js';
 import type { AttemptStage, StageReport } from './attempt-stage.js';
 import { AttemptStop } from './attempt-stop.js';
+import { taskSandboxSpec } from './task-sandbox-spec.js';
 
 export interface AttemptContextOptions {
   loaded: LoadedTask;
@@ -154,16 +155,11 @@ export class AttemptContext {
 
   /** The spec of the attempt's sandbox: the task's image and limits, the workspace mounted, network only for setup. */
   sandboxSpec(): SandboxSpec {
-    const { environment } = this.task;
     return {
-      image: environment.docker_image,
-      workdir: environment.workdir,
+      ...taskSandboxSpec(this.task),
       mountWorkspace: path.resolve(this.paths.workspaceDir),
-      hasNetwork: this.task.setup.commands.length > 0,
-      // Setup runs under runc with network; a network-less runtime (runsc) takes over when it is cut.
-      ...(environment.runtime === undefined ? {} : { runtime: environment.runtime }),
       labels: { runId: this.runId, taskId: this.task.id },
-      defaultTimeoutSec: environment.timeout_sec,
+      defaultTimeoutSec: this.task.environment.timeout_sec,
       logDir: this.paths.logDir,
       logCapBytes: this.maxOutputBytes,
       ...(this.options.env === undefined ? {} : { env: this.options.env }),

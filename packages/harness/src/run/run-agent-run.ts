@@ -205,8 +205,9 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
     // A runtime override (the plan's, inherited on resume) means no pool: a warm sandbox's runtime is fixed when it starts.
     startPool: async (run) => {
       if (plan.runtime !== null && plan.runtime !== undefined) return undefined;
-      const attemptsToRun = attempts.filter((attempt) => !attemptTryState(tries.get(attempt.attemptId) ?? [], plan.retries).isComplete).length;
-      runPool = await agentRunSandboxPool(options, { ...run, concurrency: auto?.limit ?? concurrency, attemptsToRun });
+      const attemptsToRun = attempts.filter((attempt) => !attemptTryState(tries.get(attempt.attemptId) ?? [], plan.retries).isComplete);
+      // The plan's agent, which a resume inherits without the option.
+      runPool = await agentRunSandboxPool({ ...options, ...(typeof plan.agent === 'string' ? { agent: plan.agent } : {}) }, { ...run, concurrency: auto?.limit ?? concurrency, attemptsToRun });
       return runPool;
     },
     tries: {

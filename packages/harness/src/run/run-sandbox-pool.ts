@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import path from 'node:path';
-import { createSandboxPool, type createDockerSandboxPool, type NetworkHolderPool, type SandboxPoolStats } from '@agentbench/sandbox';
+import { createSandboxPool, type createDockerSandboxPool, type NetworkHolderPool, type SandboxPoolStats, type SandboxSpec } from '@agentbench/sandbox';
 import { ConfigurationError } from '@agentbench/schemas';
 import { pooledSandboxFactory, type SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from './remove-run-leftovers.js';
@@ -20,6 +20,11 @@ export interface RunSandboxPoolOptions {
   size: number;
   /** Takes still to come (the run's attempts to start): no sandbox is warmed beyond them (the pool's `expectTakes`). Default: no bound. */
   expectedTakes?: number;
+  /**
+   * The specs of the run's first takes, in the order the attempts start (their task's part of the
+   * spec, `taskSandboxSpec`): warmed at once, before any attempt asks (the pool's `warmAhead`).
+   */
+  firstTakes?: readonly SandboxSpec[];
   /** Network holders the pool's cold creates join. */
   networkHolders?: NetworkHolderPool;
   /** Debug notes of the pool (a take served cold, and why). */
@@ -63,6 +68,8 @@ export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promi
     ...(options.idleCapacity === undefined ? {} : { idleCapacity: options.idleCapacity }),
   });
   if (options.expectedTakes !== undefined) pool.expectTakes(options.expectedTakes);
+  // Keyed as the attempts' specs will be: their workspaces mount folders of the run folder, which exists now.
+  await pool.warmAhead((options.firstTakes ?? []).map((spec) => ({ ...spec, mountWorkspace: options.runDir })));
   return {
     createSandbox: pooledSandboxFactory(pool),
     stats: () => pool.stats(),

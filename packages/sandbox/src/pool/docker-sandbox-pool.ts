@@ -37,7 +37,7 @@ export type DockerSandboxPool = SandboxPool<WarmDockerSandbox, DockerSandbox>;
 
 /**
  * A pool of started Docker sandboxes (executor ready) handed out in tens of milliseconds. It warms
- * in the background only while the host has idle CPU (`HostIdleCapacity` unless `idleCapacity` says otherwise).
+ * in the background only while no task waits for the host's CPU (`HostIdleCapacity` unless `idleCapacity` says otherwise).
  */
 export function createDockerSandboxPool(options: DockerSandboxPoolOptions = {}): DockerSandboxPool {
   return new SandboxPool(new DockerWarmSource(options), { ...options, idleCapacity: options.idleCapacity ?? new HostIdleCapacity() });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuTimes } from '@agentbench/helpers';
 
@@ -7,35 +8,61 @@ import { hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuTimes } from '@ag
  * 2 cores), so a refill asks this first and waits while the host is busy.
  */
 export interface IdleCapacity {
-  /** Why a warm start should wait now ("run queue 3 on 2 cores"), or undefined when the host has idle CPU. */
+  /** Why a warm start should wait now ("tasks waited for a CPU 83 % of the last 0.25 s"), or undefined when the host has idle CPU. */
   whyBusy(): string | undefined;
 }
 
+/** The kernel's CPU pressure (/proc/pressure/cpu, "some" line): the share of time at least one runnable task waited for a CPU. */
+export interface CpuPressure {
+  /** Microseconds during which some task waited, since boot (`total=`). */
+  waitedMicros: number;
+  /** The same share averaged over the last 10 s, in % (`avg10=`): the first look's window. */
+  avg10Percent: number;
+}
+
 export interface HostIdleCapacityOptions {
-  /** Cores of the host. Default `os.availableParallelism()`. */
+  /** Busy while some task waited for a CPU during more than this share of the window since the previous look. Default 0.5. */
+  maxWaitShare?: number;
+  /** The host's CPU pressure now, or undefined where the kernel has none (no PSI). Default: /proc/pressure/cpu. */
+  readCpuPressure?: () => CpuPressure | undefined;
+  /** Milliseconds on a monotonic clock, the window's measure. Default `performance.now()`. */
+  now?: () => number;
+  /** Without CPU pressure: cores of the host. Default `os.availableParallelism()`. */
   cores?: number;
-  /** Busy while the idle CPU since the last look is below this many cores' worth. Default 0.5. */
+  /** Without CPU pressure: busy while the idle CPU since the last look is below this many cores' worth. Default 0.5. */
   minIdleCores?: number;
-  /** The host's CPU counters now. Default: os.cpus() summed. */
+  /** Without CPU pressure: the host's CPU counters now. Default: os.cpus() summed. */
   readCpuTimes?: () => CpuTimes;
-  /** Runnable tasks on the host now, the reader included, or undefined where it cannot be read. Default: /proc/stat. */
+  /** Without CPU pressure: runnable tasks on the host now, the reader included, or undefined where it cannot be read. Default: /proc/stat. */
   readRunQueue?: () => number | undefined;
 }
 
 /**
- * The host's idle capacity from two signals that react within a second (the load average lags by a
- * minute): the run queue (more runnable tasks than cores, the reader aside, means something already
- * waits for a CPU) and the idle CPU time since the previous look (less than `minIdleCores` idle).
- * The first look has no interval yet and goes by the run queue alone.
+ * The host's idle capacity, judged by whether tasks wait for a CPU: the kernel's CPU pressure over
+ * the window since the previous look (the first look: its 10-second average). Busy while some task
+ * waited for a CPU during more than `maxWaitShare` of the window. Cores that are all in use are not
+ * "busy" by this test as long as nothing queues for them: a warm start is mostly the engine's latency
+ * (dockerd, containerd, runc), which overlaps with attempts that use the cores without waiting.
+ * The idle-cores test used before held every start back while a run's own two attempts kept two
+ * cores busy, and so never warmed in the run it was meant to speed up (issue 26).
+ * Without PSI (an old kernel, not Linux) it falls back to the run queue (more runnable tasks than
+ * cores, the reader aside) and the idle CPU since the previous look (less than `minIdleCores`).
  */
 export class HostIdleCapacity implements IdleCapacity {
+  private readonly maxWaitShare: number;
+  private readonly readCpuPressure: () => CpuPressure | undefined;
+  private readonly now: () => number;
   private readonly cores: number;
   private readonly minIdleCores: number;
   private readonly readCpuTimes: () => CpuTimes;
   private readonly readRunQueue: () => number | undefined;
-  private previous: CpuTimes | undefined;
+  private previousPressure: { pressure: CpuPressure; atMs: number } | undefined;
+  private previousTimes: CpuTimes | undefined;
 
   constructor(options: HostIdleCapacityOptions = {}) {
+    this.maxWaitShare = options.maxWaitShare ?? 0.5;
+    this.readCpuPressure = options.readCpuPressure ?? hostCpuPressure;
+    this.now = options.now ?? (() => performance.now());
     this.cores = options.cores ?? availableParallelism();
     this.minIdleCores = options.minIdleCores ?? 0.5;
     this.readCpuTimes = options.readCpuTimes ?? hostCpuTimes;
@@ -43,15 +70,37 @@ export class HostIdleCapacity implements IdleCapacity {
   }
 
   whyBusy(): string | undefined {
+    const pressure = this.readCpuPressure();
+    if (pressure === undefined) return this.whyBusyWithoutPressure();
+    const atMs = this.now();
+    const previous = this.previousPressure;
+    this.previousPressure = { pressure, atMs };
+    const windowMs = previous === undefined ? 0 : atMs - previous.atMs;
+    const waitShare = windowMs > 0 && previous !== undefined ? (pressure.waitedMicros - previous.pressure.waitedMicros) / 1000 / windowMs : pressure.avg10Percent / 100;
+    const window = windowMs > 0 ? `the last ${(windowMs / 1000).toFixed(2)} s` : 'the last 10 s';
+    return waitShare > this.maxWaitShare ? `tasks waited for a CPU ${Math.round(Math.min(1, waitShare) * 100)} % of ${window}` : undefined;
+  }
+
+  private whyBusyWithoutPressure(): string | undefined {
     const runQueue = this.readRunQueue();
     // procs_running counts the process reading it.
     if (runQueue !== undefined && runQueue - 1 >= this.cores) return `run queue ${runQueue - 1} on ${this.cores} cores`;
     const now = this.readCpuTimes();
-    const previous = this.previous;
-    this.previous = now;
+    const previous = this.previousTimes;
+    this.previousTimes = now;
     const idleCores = previous === undefined ? undefined : idleCoresBetween(previous, now, this.cores);
     if (idleCores === undefined) return undefined;
     return idleCores < this.minIdleCores ? `${idleCores.toFixed(2)} of ${this.cores} cores idle` : undefined;
+  }
+}
+
+/** /proc/pressure/cpu's "some" line; undefined without PSI (not Linux, a kernel before 4.20, or PSI off). */
+export function hostCpuPressure(): CpuPressure | undefined {
+  try {
+    const match = /^some avg10=([\d.]+) .*total=(\d+)$/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    return match === null ? undefined : { avg10Percent: Number(match[1]), waitedMicros: Number(match[2]) };
+  } catch {
+    return undefined;
   }
 }
 

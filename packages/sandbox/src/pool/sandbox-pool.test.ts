@@ -301,6 +301,49 @@ describe('SandboxPool', () => {
       await pool.dispose();
     });
 
+    it('warms ahead for the first takes before they come, even on a busy host, and asks the host again for the refills behind them', async () => {
+      const source = new FakeSource();
+      source.isManualStart = true;
+      const host = new SwitchableHost();
+      const pool = new SandboxPool(source, { size: 2, idleCapacity: host, recheckMs: 1 });
+      pool.expectTakes(3);
+      await pool.warmAhead([{ image }, { image, limits: { cpus: 1 } }, { image }]);
+      // Started before any take, one per spec, bounded by the size; the host was not asked.
+      expect(source.started).toHaveLength(0);
+      expect(host.looks).toBe(0);
+      const first = pool.take({ image, env: { A: '1' } });
+      const second = pool.take({ image, limits: { cpus: 1 } });
+      source.releaseStarts();
+      // The takes waited for the starts under way instead of creating cold.
+      expect((await first).isCold).toBe(false);
+      expect((await second).isCold).toBe(false);
+      expect(source.started.map((warm) => warm.keyId)).toEqual([poolKeyOf({ image }).id, poolKeyOf({ image, limits: { cpus: 1 } }).id]);
+      expect(source.colds).toHaveLength(0);
+      // The refills for the take left ask the host, which is busy: nothing more starts until it is idle.
+      await until(() => host.looks >= 3);
+      expect(source.started).toHaveLength(2);
+      source.isManualStart = false;
+      host.busy = undefined;
+      await until(() => source.started.length === 3);
+      await settled();
+      expect((await pool.take({ image })).isCold).toBe(false);
+      expect(source.started).toHaveLength(3);
+      await pool.dispose();
+    });
+
+    it('warms ahead no further than the takes to come, and skips a spec it cannot serve warm', async () => {
+      const source = new FakeSource();
+      const notes: string[] = [];
+      const pool = new SandboxPool(source, { size: 4, onDebug: (note) => notes.push(note) });
+      pool.expectTakes(1);
+      await pool.warmAhead([{ image, mountWorkspace: '/nowhere' }, { image }, { image }]);
+      await settled();
+      expect(source.started).toHaveLength(1);
+      expect(notes).toContain(`sandbox pool ${pool.id}: not warming ahead: mounted workspaces are not served warm here`);
+      await pool.dispose();
+      await expect(pool.warmAhead([{ image }])).rejects.toThrow(/was disposed/);
+    });
+
     it('warms on an explicit warm() even on a busy host', async () => {
       const source = new FakeSource();
       const pool = new SandboxPool(source, { size: 2, idleCapacity: new SwitchableHost(), recheckMs: 1 });

@@ -22,8 +22,8 @@ export interface SandboxPoolOptions {
   id?: string;
   /**
    * Asked before each background warm start: while it says the host is busy, the refill waits and
-   * looks again every `recheckMs` (an explicit `warm()` does not ask). Default: always idle (the
-   * Docker pool's default is `HostIdleCapacity`, the host's run queue and idle CPU).
+   * looks again every `recheckMs` (an explicit `warm()` or `warmAhead()` does not ask). Default: always
+   * idle (the Docker pool's default is `HostIdleCapacity`: whether tasks wait for a CPU).
    */
   idleCapacity?: IdleCapacity;
   /** How often a refill held back by a busy host looks again, in ms. Default 250. */
@@ -183,6 +183,35 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   }
 
   /**
+   * Starts at once, without asking the idle capacity, one warm sandbox for each of `specs` (in
+   * order, while the pool is short of its size and of the takes to come): the specs of the first
+   * takes, which a caller such as a run knows before it starts its attempts. Each start stands in for
+   * the cold create its take would begin a moment later (a take waits for a start under way), so it
+   * adds no work; begun while the run plans and clones, it takes the create off the first attempts'
+   * path. Does not wait for the starts; one that fails is thrown by the next take of its key. A
+   * spec that cannot be served warm is skipped (its take will be cold, with the reason).
+   */
+  async warmAhead(specs: readonly SandboxSpec[]): Promise<void> {
+    this.assertOpen();
+    for (const spec of specs) {
+      const decision = await this.source.keyOf(spec);
+      if (this.isDisposed || this.totalCount() >= this.target) return;
+      if (!decision.isPoolable) {
+        this.onDebug?.(`sandbox pool ${this.id}: not warming ahead: ${decision.reason}`);
+        continue;
+      }
+      const { key } = decision;
+      this.keys.set(key.id, key);
+      const memory = this.source.memoryBytes(key);
+      this.memoryOfKey.set(key.id, memory);
+      if (this.heldMemoryBytes + memory > this.maxMemoryBytes) return;
+      const starts = this.starting.get(key.id) ?? new Set<Promise<void>>();
+      this.starting.set(key.id, starts);
+      this.startOne(key, starts);
+    }
+  }
+
+  /**
    * A sandbox for `spec`: a warm one with the workspace put in, or (nothing warm, or a spec that
    * cannot be served warm) one created cold. Refills the key in the background afterwards.
    */
@@ -282,29 +311,34 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
         this.recheckLater();
         return;
       }
-      const startedAt = performance.now();
-      const start: Promise<void> = this.source
-        .startWarm(key, this.labels)
-        .then(
-          async (warm) => {
-            this.recordStart(performance.now() - startedAt);
-            // Disposed meanwhile: nobody will take it.
-            if (this.isDisposed) return this.source.disposeWarm(warm);
-            this.ready.set(key.id, [...(this.ready.get(key.id) ?? []), warm]);
-          },
-          (error: unknown) => {
-            this.refillFailures.set(key.id, this.refillError(error));
-          },
-        )
-        .catch(() => undefined)
-        .finally(() => starts.delete(start));
-      starts.add(start);
+      this.startOne(key, starts);
       // One background start per look: the next waits for the host to say again that it is idle.
       if (!isForced && this.idleCapacity !== ALWAYS_IDLE) {
         this.recheckLater();
         return;
       }
     }
+  }
+
+  /** Starts one warm sandbox for `key`; a failure is kept and thrown by the next take of the key. */
+  private startOne(key: PoolKey, starts: Set<Promise<void>>): void {
+    const startedAt = performance.now();
+    const start: Promise<void> = this.source
+      .startWarm(key, this.labels)
+      .then(
+        async (warm) => {
+          this.recordStart(performance.now() - startedAt);
+          // Disposed meanwhile: nobody will take it.
+          if (this.isDisposed) return this.source.disposeWarm(warm);
+          this.ready.set(key.id, [...(this.ready.get(key.id) ?? []), warm]);
+        },
+        (error: unknown) => {
+          this.refillFailures.set(key.id, this.refillError(error));
+        },
+      )
+      .catch(() => undefined)
+      .finally(() => starts.delete(start));
+    starts.add(start);
   }
 
   /**

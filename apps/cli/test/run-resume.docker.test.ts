@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listManagedContainers } from '@agentbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dockerSkipReason } from '../../../test-support/docker-skip.js';
-import { abBinSkipReason, startAb } from './run-ab.js';
+import { abBinSkipReason, runAb, startAb } from './run-ab.js';
 import { copyToyTask } from './toy-tasks.js';
 import { useDockerScratch } from './use-docker-scratch.js';
 
@@ -14,6 +15,13 @@ interface Line {
   try?: number;
   errored?: boolean;
   result: { passed: boolean; failure_reason: string | null };
+}
+
+/** Ids of what the engine holds with our labels for this run: containers, or images (sandbox snapshots, gVisor moves). */
+function labelledWithRun(kind: 'ps' | 'images', runId: string): string[] {
+  const listAll = kind === 'ps' ? ['ps', '-aq'] : ['images', '-q'];
+  const output = execFileSync('docker', [...listAll, '--filter', 'label=dev.agentbench.managed=true', '--filter', `label=dev.agentbench.run-id=${runId}`], { encoding: 'utf8' });
+  return output.split('\n').filter((line) => line.trim() !== '');
 }
 
 async function readLines(file: string): Promise<Line[]> {
@@ -33,7 +41,7 @@ describe.skipIf(skip !== undefined)('ab run: kill -9, then --resume', () => {
     }
   });
 
-  it('records every (task, run) exactly once and leaves no container behind', async () => {
+  it('records every (task, run) exactly once and leaves no container or image behind', async () => {
     const runDir = path.join(scratch.path, 'run');
     const attemptsFile = path.join(runDir, 'attempts.jsonl');
     const first = startAb(['run', '--suite', 'resume-suite', '--tasks', tasksDir, '--agent', 'scripted', '--runs', '2', '-j', '2', '--out', runDir]);
@@ -42,6 +50,22 @@ describe.skipIf(skip !== undefined)('ab run: kill -9, then --resume', () => {
     while ((await readLines(attemptsFile)).length < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
     first.kill();
     await first.exit;
+    const { run_id: runId } = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { run_id: string };
+    try {
+      await resumeAndCheck(runDir, attemptsFile, first.pid);
+    } finally {
+      // kill -9 runs no handler of `ab`: a snapshot image it was committing (or had not yet removed) can outlive the
+      // resume, which removes the killed run's containers. `ab cleanup --run-id` is how a user removes what a run
+      // left; it must leave nothing of the run, whatever the test's end (CI's leftover check counts images too).
+      const cleanup = await runAb(['cleanup', '--run-id', runId]);
+      console.log(`ab cleanup --run-id: ${cleanup.stdout.trim().split('\n').slice(-1)[0] ?? ''}`);
+      expect(cleanup.exitCode, cleanup.stderr.slice(-2000)).toBe(0);
+      expect({ containers: labelledWithRun('ps', runId), images: labelledWithRun('images', runId) }).toEqual({ containers: [], images: [] });
+    }
+  }, 600_000);
+
+  /** Resumes the killed run: every (task, run) recorded once, and no container of either `ab` left. */
+  async function resumeAndCheck(runDir: string, attemptsFile: string, firstPid: number): Promise<void> {
     const beforeResume = await readLines(attemptsFile);
     expect(beforeResume.length).toBeGreaterThanOrEqual(1);
     expect(beforeResume.length).toBeLessThan(6);
@@ -63,7 +87,7 @@ describe.skipIf(skip !== undefined)('ab run: kill -9, then --resume', () => {
     const runJson = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as { status: string; counts: { total: number; skipped: number } };
     expect(runJson).toMatchObject({ status: 'completed', counts: { total: 6, skipped: 0 } });
 
-    const left = (await listManagedContainers()).filter((container) => container.creatorPid === first.pid || container.creatorPid === second.pid);
+    const left = (await listManagedContainers()).filter((container) => container.creatorPid === firstPid || container.creatorPid === second.pid);
     expect(left).toEqual([]);
-  }, 600_000);
+  }
 });

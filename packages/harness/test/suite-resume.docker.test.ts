@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { listManagedContainers } from '@agentbench/sandbox';
 import { AttemptRecordSchema, RunRecordSchema, type AttemptRecord } from '@agentbench/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../../test-support/ensure-built.js';
 import { RepoCache, validateSuite } from '../src/index.js';
 import { containersLeftBy, dockerSkipReason } from './helpers/docker-context.js';
 import { cloneBare, createGitRepository, makeTemporaryDirectory } from './helpers/git-repository.js';
@@ -43,8 +44,8 @@ describe.skipIf(skipReason !== undefined)('interrupting and resuming a suite run
   const runIds: string[] = [];
 
   beforeAll(() => {
-    // The child process runs the built package, as a user's `ab` would.
-    execFileSync('pnpm', ['--filter', '@agentbench/harness', 'build'], { cwd: path.resolve(here, '..'), stdio: 'pipe' });
+    // The child process runs the built package, as a user's `ab` would: built unless dist is newer than the sources.
+    ensureBuilt(path.resolve(here, '..'), '@agentbench/harness');
     root = makeTemporaryDirectory('resume');
     const [sha] = createGitRepository(path.join(root, 'calc'), [
       {
@@ -76,8 +77,10 @@ describe.skipIf(skipReason !== undefined)('interrupting and resuming a suite run
           '  timeout_sec: 60',
           'run:',
           // slow_a finishes first and writes a record while the others still run for seconds,
-          // so "halfway" (a record written, a task still running) holds for long, not by luck.
-          `  command: "sleep ${id === 'slow_a' ? 2 : 12}; PYTHONPATH=src python3 -m pytest -q -p no:cacheprovider"`,
+          // so "halfway" (a record written, a task still running) holds for long, not by luck:
+          // at -j 2 the four slow tasks run in two rounds, so it holds for two of their sleeps
+          // (each resume runs its unfinished tasks in two rounds too: every second here costs four).
+          `  command: "sleep ${id === 'slow_a' ? 2 : 6}; PYTHONPATH=src python3 -m pytest -q -p no:cacheprovider"`,
           '',
         ].join('\n'),
       );

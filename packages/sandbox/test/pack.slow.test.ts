@@ -1,4 +1,4 @@
-// SLOW (about a minute): builds the package, packs it as it would be published, installs
+// SLOW (about a minute): builds the package (unless its dist is newer than its sources), packs it as it would be published, installs
 // the tarball with npm into a throwaway project outside the repository and runs a script
 // there that uses the public API only. Catches what unit tests cannot: a missing export,
 // a file left out of `files`, a `workspace:` dependency, a source-only export condition.
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Dockerode from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../../test-support/ensure-built.js';
 
 const run = promisify(execFile);
 const packageFolder = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,7 +75,7 @@ describe('@agentbench/sandbox as published (slow: build, pnpm pack, npm install)
     const skipDocker = await dockerSkipReason();
     if (skipDocker !== undefined) console.warn(`[partly skipped] pack.test.ts: DockerSandbox part skipped: ${skipDocker}`);
 
-    await run('pnpm', ['--filter', '@agentbench/sandbox', 'build'], { cwd: repositoryRoot, maxBuffer: 64 * 1024 * 1024 });
+    ensureBuilt(packageFolder, '@agentbench/sandbox');
 
     const work = await realpath(await mkdtemp(join(tmpdir(), 'agentbench-pack-test-')));
     temporaryFolders.push(work);
@@ -86,7 +87,8 @@ describe('@agentbench/sandbox as published (slow: build, pnpm pack, npm install)
       .filter(([, range]) => range.startsWith('workspace:'))
       .map(([name]) => name);
     for (const name of ['@agentbench/sandbox', ...workspaceDependencies]) {
-      if (name !== '@agentbench/sandbox') await run('pnpm', ['--filter', name, 'build'], { cwd: repositoryRoot, maxBuffer: 64 * 1024 * 1024 });
+      // Workspace packages live in packages/<name without its scope>.
+      if (name !== '@agentbench/sandbox') ensureBuilt(join(repositoryRoot, 'packages', name.replace(/^@agentbench\//, '')), name);
       await run('pnpm', ['--filter', name, 'pack', '--pack-destination', tarballs], { cwd: repositoryRoot, maxBuffer: 64 * 1024 * 1024 });
     }
     const tarballFiles = (await readdir(tarballs)).filter((file) => file.endsWith('.tgz'));

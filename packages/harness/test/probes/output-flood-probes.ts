@@ -15,7 +15,18 @@ function flood(bytes: number, stream: 'stdout' | 'stderr' = 'stdout'): string {
   return `head -c ${bytes} /dev/zero | tr '\\0' a${stream === 'stderr' ? ' >&2' : ''}`;
 }
 
-const FLOOD_BYTES = 500_000_000;
+/**
+ * What a row floods: a few times the cap that applies, never hundreds of megabytes. Every check below
+ * (the cut logs named, each under 2× its cap, the folder bounded, a few lines printed) holds at any
+ * flood past the cap and fails at 4× it if the cap is not applied; a bigger flood only costs CI time
+ * (500 MB rows took 3.5 minutes a backend).
+ */
+const FLOOD_BYTES = 4 * DEFAULT_LOG_CAP_BYTES;
+const TASK_CAP_BYTES = 1_000_000;
+const TASK_CAP_FLOOD_BYTES = 8 * TASK_CAP_BYTES;
+/** Past the task's cap too, so a log cut at the task's cap instead of the caller's names other dropped bytes. */
+const CALLER_CAP_BYTES = 100_000;
+const CALLER_CAP_FLOOD_BYTES = 2 * TASK_CAP_BYTES;
 /** The agent's test command floods once the agent has asked for it (so the baseline and the first test run do not). */
 const AGENT_TEST_COMMAND = `if [ -e flood.on ]; then ${flood(FLOOD_BYTES)}; fi; exit 1`;
 
@@ -44,14 +55,14 @@ interface FloodVector {
 }
 
 const VECTORS: readonly FloodVector[] = [
-  { name: 'run-task: the test command prints 500 MB', via: 'run-task', run: `${flood(FLOOD_BYTES)}; exit 1`, floodBytes: FLOOD_BYTES, truncatedLogs: ['logs/run.log'], maxFolderBytes: 12_000_000 },
-  { name: 'run-task: the test command prints 100 MB on stderr', via: 'run-task', run: `${flood(100_000_000, 'stderr')}; exit 1`, floodBytes: 100_000_000, truncatedLogs: ['logs/run.log'], maxFolderBytes: 12_000_000 },
-  { name: 'run-task: a setup command prints 100 MB', via: 'run-task', setup: [flood(100_000_000)], run: 'exit 1', floodBytes: 100_000_000, truncatedLogs: ['logs/setup_1.log'], maxFolderBytes: 12_000_000 },
-  { name: 'run-task: the task keeps 1 MB a stream', via: 'run-task', run: `${flood(50_000_000)}; exit 1`, taskMaxOutputBytes: 1_000_000, floodBytes: 50_000_000, truncatedLogs: ['logs/run.log'], maxFolderBytes: 1_500_000 },
-  { name: 'run-task: --max-output-bytes 100000 wins over the task', via: 'run-task', run: `${flood(50_000_000)}; exit 1`, taskMaxOutputBytes: 1_000_000, maxOutputBytes: 100_000, floodBytes: 50_000_000, truncatedLogs: ['logs/run.log'], maxFolderBytes: 500_000 },
-  { name: 'validate-suite: the baseline run and its rerun print 500 MB', via: 'validate-suite', run: `${flood(FLOOD_BYTES)}; exit 1`, floodBytes: FLOOD_BYTES, truncatedLogs: ['logs/flood/run.log', 'logs/flood/run_rerun.log'], maxFolderBytes: 25_000_000 },
+  { name: 'run-task: the test command prints 4× the default cap', via: 'run-task', run: `${flood(FLOOD_BYTES)}; exit 1`, floodBytes: FLOOD_BYTES, truncatedLogs: ['logs/run.log'], maxFolderBytes: 12_000_000 },
+  { name: 'run-task: the test command prints 4× the default cap on stderr', via: 'run-task', run: `${flood(FLOOD_BYTES, 'stderr')}; exit 1`, floodBytes: FLOOD_BYTES, truncatedLogs: ['logs/run.log'], maxFolderBytes: 12_000_000 },
+  { name: 'run-task: a setup command prints 4× the default cap', via: 'run-task', setup: [flood(FLOOD_BYTES)], run: 'exit 1', floodBytes: FLOOD_BYTES, truncatedLogs: ['logs/setup_1.log'], maxFolderBytes: 12_000_000 },
+  { name: 'run-task: the task keeps 1 MB a stream', via: 'run-task', run: `${flood(TASK_CAP_FLOOD_BYTES)}; exit 1`, taskMaxOutputBytes: TASK_CAP_BYTES, floodBytes: TASK_CAP_FLOOD_BYTES, truncatedLogs: ['logs/run.log'], maxFolderBytes: 1_500_000 },
+  { name: 'run-task: --max-output-bytes 100000 wins over the task', via: 'run-task', run: `${flood(CALLER_CAP_FLOOD_BYTES)}; exit 1`, taskMaxOutputBytes: TASK_CAP_BYTES, maxOutputBytes: CALLER_CAP_BYTES, floodBytes: CALLER_CAP_FLOOD_BYTES, truncatedLogs: ['logs/run.log'], maxFolderBytes: 500_000 },
+  { name: 'validate-suite: the baseline run and its rerun print 4× the default cap', via: 'validate-suite', run: `${flood(FLOOD_BYTES)}; exit 1`, floodBytes: FLOOD_BYTES, truncatedLogs: ['logs/flood/run.log', 'logs/flood/run_rerun.log'], maxFolderBytes: 25_000_000 },
   {
-    name: 'run-agent: the agent’s run step and the final test print 500 MB',
+    name: 'run-agent: the agent’s run step and the final test print 4× the default cap',
     via: 'run-agent',
     run: AGENT_TEST_COMMAND,
     script: [

@@ -53,7 +53,10 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .option('include-flaky', { type: 'boolean', default: false, describe: 'With --suite: also run tasks labelled flaky' })
     .option('variant', { type: 'string', describe: 'The agent: scripted, llm, a .js/.mjs path or a package (default: scripted without --models, llm with)' })
     .option('agent', AGENT_OPTION)
-    .option('instruction-template', INSTRUCTION_TEMPLATE_OPTION)
+    .option('instruction-template', {
+      ...INSTRUCTION_TEMPLATE_OPTION,
+      describe: `${INSTRUCTION_TEMPLATE_OPTION.describe}. The run's plan records it with its content hash: --resume reuses it when the flag is left out, and refuses another template or one edited since`,
+    })
     .option('models', { type: 'string', describe: 'A models.txt (one per line, # comments) or a comma-separated list; one model is the common case' })
     .option('runs', { type: 'number', describe: 'Attempts per task and model (K of pass@k); default 1' })
     .option('j', { type: 'string', default: '2', describe: 'Attempts in flight: a number, or "auto" (grow while the host keeps up: memory, sandbox create latency, infrastructure failures)' })
@@ -83,7 +86,7 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .check((argv) => {
       if (argv.task !== undefined && argv.suite !== undefined) throw new UsageError('name one of --task TASK.yaml or --suite SUITE, not both');
       if (argv.task === undefined && argv.suite === undefined && argv.resume === undefined) throw new UsageError('name --task TASK.yaml or --suite SUITE (or --resume RUN_DIR)');
-      agentArgument(argv.agent, argv.variant, argv['instruction-template']);
+      agentArgument(argv.agent, argv.variant, argv['instruction-template'], { isResume: argv.resume !== undefined });
       if (argv.resume !== undefined && argv.out !== undefined) throw new UsageError('--resume RUN_DIR is the run folder: leave --out out');
       parseJobs(argv.j);
       return true;
@@ -156,7 +159,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
   const controller = new AbortController();
   const removeHandlers = interruptOnSignals(controller);
   const progress = progressWriter(argv.json);
-  const chosen = agentArgument(argv.agent, argv.variant, argv['instruction-template']);
+  const chosen = agentArgument(argv.agent, argv.variant, argv['instruction-template'], { isResume: argv.resume !== undefined });
   const models = argv.models ?? [];
   const runtime = runtimeArgument(argv.runtime);
   const engines = await enginesArgument(argv.engines);

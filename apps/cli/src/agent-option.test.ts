@@ -30,4 +30,10 @@ describe('agentArgument with files of the user', () => {
     expect(() => agentArgument('scripted', undefined, 'instruction.md')).toThrow('--agent scripted is one of ours (its prompt is its own)');
     expect(() => agentArgument('./my-agent.yaml', 'llm')).toThrow('--agent ./my-agent.yaml is an installed agent and --variant llm one of ours: give one');
   });
+
+  it("on a resume takes a template without --agent (the run's agent), resolved; the harness checks it against the run", () => {
+    expect(agentArgument(undefined, undefined, 'instruction.md', { isResume: true })).toEqual({ instructionTemplate: path.resolve('instruction.md') });
+    expect(agentArgument(undefined, undefined, undefined, { isResume: true })).toEqual({});
+    expect(() => agentArgument(undefined, 'llm', 'instruction.md', { isResume: true })).toThrow('--instruction-template is the instruction of an installed agent');
+  });
 });

@@ -25,12 +25,19 @@ const VARIANTS = new Set(['scripted', 'llm', 'llm_v0', 'oracle']);
  * installed agents) one of our own variants, a file or a package path. A bare name that is not a
  * variant is an installed agent; an unknown one is refused by its lookup, with the nearest name.
  */
-export function agentArgument(agent: string | undefined, variant: string | undefined, instructionTemplate?: string): { agent?: string; variant?: string; instructionTemplate?: string } {
+export function agentArgument(
+  agent: string | undefined,
+  variant: string | undefined,
+  instructionTemplate?: string,
+  { isResume = false }: { isResume?: boolean } = {},
+): { agent?: string; variant?: string; instructionTemplate?: string } {
+  const template = instructionTemplate === undefined ? {} : { instructionTemplate: path.resolve(instructionTemplate) };
   if (agent === undefined) {
+    // A resume's agent is the run's: the harness checks the template against it and against the run's own template.
+    if (isResume && variant === undefined) return template;
     if (instructionTemplate !== undefined) throw new UsageError('--instruction-template is the instruction of an installed agent: give --agent NAME or --agent ./my-agent.yaml with it');
     return variant === undefined ? {} : { variant };
   }
-  const template = instructionTemplate === undefined ? {} : { instructionTemplate: path.resolve(instructionTemplate) };
   // Resolved here: the run records it, and a replay or a resume started elsewhere finds it.
   if (DEFINITION_FILE.test(agent)) {
     if (variant !== undefined) throw new UsageError(`--agent ${agent} is an installed agent and --variant ${variant} one of ours: give one`);

@@ -1,5 +1,5 @@
 import Dockerode from 'dockerode';
-import { listManagedContainers } from '@agentbench/sandbox';
+import { DockerSandbox, listManagedContainers } from '@agentbench/sandbox';
 import { LABEL_MANAGED, LABEL_PID, LABEL_ROLE, LABEL_RUN_ID, LABEL_TASK_ID } from '../../../packages/sandbox/src/core/engine/labels.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -61,6 +61,29 @@ describe.skipIf(skipReason !== undefined)('ab doctor and ab cleanup against the 
     } finally {
       await orphan.remove({ force: true }).catch(() => undefined);
       await alive.remove({ force: true }).catch(() => undefined);
+    }
+  });
+
+  it("ab cleanup names a verdict's post-setup snapshot left behind as a snapshot, from the label its commit sets", async () => {
+    const docker = new Dockerode();
+    const runId = `cleanup-snapshot-${process.pid}`;
+    const sandbox = await DockerSandbox.create({ image: 'agentbench/py-runner:0.1.0', labels: { runId, taskId: 'snapped' } });
+    let image: string | undefined;
+    try {
+      // As the harness takes it for the verdict; never disposed, so the image is left as a crash would leave it.
+      image = (await sandbox.snapshot())?.image;
+      expect(image).toMatch(/^agentbench-snapshot:/);
+      expect((await docker.getImage(image ?? '').inspect()).Config.Labels).toMatchObject({ 'dev.agentbench.image-kind': 'snapshot' });
+      await sandbox.dispose();
+      const run = await runCli(['cleanup', '--run-id', runId]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`removed image ${image} (post-setup snapshot of `);
+      expect(run.stdout).toContain(`for the verdict's sandbox, run ${runId}, task snapped)`);
+      expect(run.stdout).not.toContain('gVisor move');
+      expect(run.stdout).toMatch(/0 container\(s\) removed and 1 temporary image\(s\)/);
+    } finally {
+      await sandbox.dispose().catch(() => undefined);
+      if (image !== undefined) await docker.getImage(image).remove({ force: true }).catch(() => undefined);
     }
   });
 });

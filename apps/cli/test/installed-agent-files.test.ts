@@ -1,7 +1,8 @@
 // `--agent ./my-agent.yaml` and `--instruction-template FILE`: a mistake in either file is reported
 // before anything runs, naming the file (and the line and field), with no stack and no attempt
 // folder left. (That they are used, end to end, is in installed-agent-through-ab.ts.)
-import { readdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyEnvironment } from '@agentbench/scenario-runner';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -68,5 +69,59 @@ describe('--agent FILE and --instruction-template FILE: mistakes named before an
       expect(help.stdout).toContain('--instruction-template');
       expect(help.stdout).toMatch(/definition file/);
     }
+  });
+});
+
+describe('ab run --resume keeps the instruction: another template, or one edited since, is refused before anything runs', () => {
+  it('names the flag, the recorded file and the given one; and an edited template or definition file', async () => {
+    const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+    const agent = await scratch.write('agents/my-agent.yaml', DEFINITION);
+    const template = await scratch.write('mine.md', 'Fix {{task_id}}.\n');
+    const other = await scratch.write('other.md', 'Fix {{task_id}} now.\n');
+    // The run.json of an `ab run --agent ./agents/my-agent.yaml --instruction-template mine.md` stopped before any attempt.
+    const runJson = {
+      run_id: '01JZZZZZZZZZZZZZZZZZZZZZZZ',
+      kind: 'agent',
+      created_at: '2026-01-01T00:00:00.000Z',
+      finished_at: '2026-01-01T00:00:01.000Z',
+      harness_version: '0.1.0',
+      suite: 'custom-dev',
+      task_ids: ['toy_fail_pytest'],
+      options: { concurrency: 2, max_jobs: 4, resumed: false },
+      status: 'interrupted',
+      counts: { total: 1, passed: 0, failed: 0, errored: 0, skipped: 1 },
+      plan: {
+        version: 1,
+        tasks: [{ id: 'toy_fail_pytest', file: toyTaskFile('toy_fail_pytest') }],
+        models: ['fake-model'],
+        runs: 1,
+        variant: agent,
+        agent,
+        agent_definition: { file: agent, sha256: sha256(DEFINITION) },
+        instruction_template: { file: template, sha256: sha256('Fix {{task_id}}.\n') },
+        max_steps: null,
+        retries: 2,
+        skip_baseline: true,
+        harness_version: '0.1.0',
+      },
+    };
+    const runDir = path.join(scratch.path, 'run');
+    const runFile = await scratch.write('run/run.json', `${JSON.stringify(runJson, null, 2)}\n`);
+    const before = await readFile(runFile, 'utf8');
+    const resume = async (flags: string[]): Promise<string> => {
+      const run = await runCli(['run', '--resume', runDir, ...flags], { cwd: scratch.path });
+      expect(run.exitCode).toBe(1);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      // Refused before the run folder is touched: no lock, no attempt, run.json as it was.
+      expect((await readdir(runDir)).sort()).toEqual(['run.json']);
+      expect(await readFile(runFile, 'utf8')).toBe(before);
+      return run.stderr;
+    };
+    expect(await resume(['--instruction-template', other])).toContain(`(--instruction-template: the run has ${template}, this command asks for ${other})`);
+    await writeFile(template, 'Fix {{task_id}} whatever it takes.\n');
+    expect(await resume([])).toContain(`(--instruction-template: ${template} changed since the run started (sha256 ${sha256('Fix {{task_id}}.\n').slice(0, 12)}… then, ${sha256('Fix {{task_id}} whatever it takes.\n').slice(0, 12)}… now)`);
+    await writeFile(template, 'Fix {{task_id}}.\n');
+    await writeFile(agent, `${DEFINITION}# edited\n`);
+    expect(await resume([])).toContain(`(--agent: ${agent} changed since the run started`);
   });
 });

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { findAgentDefinition, installAgent, isAgentInstalled, listAgentDefinitions } from '@agentbench/installed-agents';
 import { UsageError } from '../usage-error.js';
+import { jsonOption } from '../json-option.js';
 
 // `ab agents list` and `ab agents install NAME[@VERSION]`: the CLI agents AgentBench can run
 // (definitions as data) and their checksummed host cache. Running one is not wired yet (see docs/agents.md).
@@ -35,7 +36,7 @@ const listCommand: CommandModule<object, ListArguments> = {
     yargs
       .option('definitions', definitionsOption)
       .option('cache', cacheOption)
-      .option('json', { type: 'boolean', default: false, describe: 'Print a JSON array' })
+      .option('json', jsonOption('Print a JSON array'))
       .example('$0 agents list', 'The shipped agents (claude-code, codex, qwen-code, command)'),
   handler: async (argv) => {
     const { folders, cacheFolder } = common(argv);

@@ -4,9 +4,9 @@ import {
   removeManagedContainers,
   type ManagedContainer,
   type ManagedContainerFilter,
-  type ManagedImage,
   type RemovedContainers,
 } from '@agentbench/sandbox';
+import { describeManagedImage } from '../describe-managed-image.js';
 import { ENGINES_OPTION, openEngineSet } from '../engines-option.js';
 
 interface CleanupArguments {
@@ -17,7 +17,7 @@ interface CleanupArguments {
 
 export const cleanupCommand: CommandModule<object, CleanupArguments> = {
   command: 'cleanup',
-  describe: 'Remove containers AgentBench left behind (after a crash or kill -9), and the temporary images of gVisor moves',
+  describe: 'Remove containers AgentBench left behind (after a crash or kill -9), and the temporary images of gVisor moves and verdict snapshots',
   builder: (yargs) =>
     yargs
       .option('run-id', { type: 'string', describe: 'Only containers of this run' })
@@ -45,19 +45,15 @@ export const cleanupCommand: CommandModule<object, CleanupArguments> = {
 /** Prints each removal and failure (prefixed with the engine when several are cleaned); returns whether any failed. */
 function reportRemovals(prefix: string, { removed, failed, removedImages, failedImages }: RemovedContainers): boolean {
   for (const container of removed) process.stdout.write(`${prefix}removed ${describeRemoved(container)}\n`);
-  for (const image of removedImages) process.stdout.write(`${prefix}removed image ${describeImage(image)}\n`);
+  for (const image of removedImages) process.stdout.write(`${prefix}removed image ${describeManagedImage(image)}\n`);
   for (const { container, message } of failed) process.stderr.write(`${prefix}could not remove ${container.id.slice(0, 12)}: ${message}\n`);
   for (const { image, message } of failedImages) process.stderr.write(`${prefix}could not remove image ${image.reference}: ${message}\n`);
   return failed.length + failedImages.length > 0;
 }
 
-// Said only when there were some: the summary line stays as it was for a run without gVisor.
+// Said only when there were some: the summary line stays as it was when no image was left. Each is named above.
 function imagesNote(count: number): string {
-  return count === 0 ? '' : ` and ${count} temporary gVisor move image(s)`;
-}
-
-function describeImage(image: ManagedImage): string {
-  return `${image.reference} (gVisor move of ${image.committedFrom}, run ${image.runId ?? '-'}, task ${image.taskId ?? '-'})`;
+  return count === 0 ? '' : ` and ${count} temporary image(s)`;
 }
 
 function describeRemoved(container: ManagedContainer): string {

@@ -1,6 +1,8 @@
 import type { CommandModule } from 'yargs';
-import { DEFAULT_DOCKER_IMAGE, checkEngines, runDoctor, type DoctorCheck } from '@agentbench/sandbox';
+import { checkEngines, runDoctor, type DoctorCheck } from '@agentbench/sandbox';
 import { ENGINES_OPTION, openEngineSet } from '../engines-option.js';
+import { jsonOption } from '../json-option.js';
+import { runnerImageOption } from '../runner-image-option.js';
 
 interface DoctorArguments {
   image: string;
@@ -12,11 +14,11 @@ const marks: Record<DoctorCheck['status'], string> = { ok: 'ok', warn: 'WARN', f
 
 export const doctorCommand: CommandModule<object, DoctorArguments> = {
   command: 'doctor',
-  describe: 'List the registered sandbox backends; check the Docker engine, runner image, network isolation, gVisor (runsc), bwrap, local and leftover containers (and gVisor move images)',
+  describe: 'List the registered sandbox backends; check the Docker engine, runner image, network isolation, gVisor (runsc), bwrap, local and leftover containers (and the temporary images of gVisor moves and verdict snapshots)',
   builder: (yargs) =>
     yargs
-      .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE, describe: 'Runner image to check' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
+      .option('image', runnerImageOption('Runner image to check'))
+      .option('json', jsonOption('Print the report as JSON'))
       .option('engines', ENGINES_OPTION)
       .epilog('Exits 1 when something the default path (Docker backend + runner image) needs is missing.'),
   handler: async (argv) => {

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CommandModule } from 'yargs';
-import { DEFAULT_DOCKER_IMAGE, EngineSet, ensureRootfs, pingEngine } from '@agentbench/sandbox';
+import { EngineSet, ensureRootfs, pingEngine } from '@agentbench/sandbox';
 import { UsageError } from '../usage-error.js';
 import { ENGINES_OPTION, enginesArgument, pickEngine } from '../engines-option.js';
+import { runnerImageOption } from '../runner-image-option.js';
 
 // The offline build script lives in the repository's docker/ folder (src/ and dist/ are both two levels down).
 const buildScript = fileURLToPath(new URL('../../../../docker/py-runner/build-offline.sh', import.meta.url));
@@ -20,7 +21,7 @@ const buildCommand: CommandModule<object, BuildArguments> = {
   builder: (yargs) =>
     yargs
       .option('force', { type: 'boolean', default: false, describe: 'Rebuild even when the image exists' })
-      .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE, describe: 'Tag to build' }),
+      .option('image', runnerImageOption('Tag to build')),
   handler: async (argv) => {
     if (!existsSync(buildScript)) {
       throw new UsageError(
@@ -49,7 +50,7 @@ const exportRootfsCommand: CommandModule<object, ExportArguments> = {
   describe: 'Export the runner image filesystem once, for the bwrap backend',
   builder: (yargs) =>
     yargs
-      .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE })
+      .option('image', runnerImageOption('Runner image whose filesystem to export'))
       .option('dir', { type: 'string', describe: 'Target folder (default: ~/.cache/agentbench/rootfs/<image>)' }),
   handler: async (argv) => {
     const dir = await ensureRootfs({ image: argv.image, ...(argv.dir ? { dir: argv.dir } : {}) });
@@ -70,7 +71,7 @@ const pushCommand: CommandModule<object, PushArguments> = {
   describe: "Send the runner image from the local engine to an engine of the engines list (docker save streamed into the engine's load endpoint; no registry)",
   builder: (yargs) =>
     yargs
-      .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE, describe: 'Image to send' })
+      .option('image', runnerImageOption('Image to send'))
       .option('engine', { type: 'string', demandOption: true, describe: 'Name of the target engine in the engines list' })
       .option('engines', ENGINES_OPTION),
   handler: async (argv) => {

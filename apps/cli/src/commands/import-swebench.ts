@@ -1,6 +1,5 @@
 import type { CommandModule } from 'yargs';
 import { formatIssue } from '@agentbench/schemas';
-import { DEFAULT_DOCKER_IMAGE } from '@agentbench/sandbox';
 import {
   DEFAULT_IMPORTED_TASK_TIMEOUT_SEC,
   DEFAULT_MAX_STEPS,
@@ -8,6 +7,8 @@ import {
   importSwebench,
   type ImportSwebenchOptions,
 } from '@agentbench/swebench';
+import { jsonOption } from '../json-option.js';
+import { runnerImageOption } from '../runner-image-option.js';
 
 export interface ImportSwebenchArguments {
   file: string;
@@ -35,12 +36,12 @@ export const importSwebenchCommand: CommandModule<object, ImportSwebenchArgument
       .positional('file', { type: 'string', demandOption: true, describe: 'SWE-bench records: JSON Lines (.jsonl) or a JSON array (.json)' })
       .option('out', { type: 'string', demandOption: true, describe: 'Suite folder to write, e.g. tasks/swe-bench-lite (its name is the suite name)' })
       .option('filter', { type: 'string', array: true, describe: 'Only these instance ids (comma- or space-separated, repeatable)' })
-      .option('image', { type: 'string', default: DEFAULT_DOCKER_IMAGE, describe: 'environment.docker_image of every task' })
+      .option('image', runnerImageOption('environment.docker_image of every task'))
       .option('timeout-sec', { type: 'number', default: DEFAULT_IMPORTED_TASK_TIMEOUT_SEC, describe: 'environment.timeout_sec: each setup command and test run' })
       .option('max-steps', { type: 'number', default: DEFAULT_MAX_STEPS, describe: 'agent.max_steps of every task' })
       .option('setup-command', { type: 'string', array: true, describe: "Setup commands replacing the repository table's (repeatable; the test patch is still applied first)" })
       .option('overwrite', { type: 'boolean', default: false, describe: 'Replace task folders that already exist' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' })
+      .option('json', jsonOption('Print the result as JSON'))
       .example('$0 import-swebench swe-bench-lite.jsonl --out tasks/swe-bench-lite', 'Import every instance')
       .example('$0 import-swebench lite.json --out tasks/lite --filter django__django-15781,psf__requests-1963', 'Import two instances'),
   handler: async (argv) => {

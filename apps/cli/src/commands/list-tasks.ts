@@ -1,5 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { formatIssue, loadSuite } from '@agentbench/schemas';
+import { jsonOption } from '../json-option.js';
+import { SUITE_POSITIONAL, TASKS_FOLDER_OPTION } from '../suite-options.js';
 
 interface ListTasksArguments {
   suite: string;
@@ -12,9 +14,9 @@ export const listTasksCommand: CommandModule<object, ListTasksArguments> = {
   describe: 'List the task ids of a suite',
   builder: (yargs) =>
     yargs
-      .positional('suite', { type: 'string', demandOption: true, describe: 'Suite name (a folder under --tasks)' })
-      .option('tasks', { type: 'string', default: 'tasks', describe: 'Folder that holds the task suites' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print a JSON array instead of one id per line' })
+      .positional('suite', SUITE_POSITIONAL)
+      .option('tasks', TASKS_FOLDER_OPTION)
+      .option('json', jsonOption('Print a JSON array instead of one id per line'))
       .example('$0 list-tasks custom-dev', 'List the bundled toy tasks'),
   handler: async (argv) => {
     const { tasks, warnings } = await loadSuite(argv.tasks, argv.suite);

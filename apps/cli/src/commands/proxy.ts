@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { checkUpstream, formatDivergence, readCassette, startModelProxy, type ModelProxyMode } from '@agentbench/cassette';
 import { UsageError } from '../usage-error.js';
+import { LOOPBACK_PORT_OPTION } from '../loopback-port-option.js';
 
 export interface ProxyArguments {
   record: string | undefined;
@@ -33,7 +34,7 @@ export const proxyCommand: CommandModule<object, ProxyArguments> = {
       .option('replay', { type: 'string', describe: 'Cassette file to answer from, offline' })
       .option('upstream', { type: 'string', describe: 'The real endpoint, e.g. https://openrouter.ai/api/v1 (with --record, or --replay --then live)' })
       .option('then', { type: 'string', choices: ['live'], describe: 'With --replay: after the first request the cassette does not hold, forward to --upstream' })
-      .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (default: any free port, printed)' })
+      .option('port', LOOPBACK_PORT_OPTION)
       .option('role', { type: 'string', default: 'agent', describe: 'Role recorded for requests under /v1 (others use /role/<role>/v1)' })
       .example('$0 proxy --record cassette.jsonl --upstream https://openrouter.ai/api/v1', 'Record, then run your agent with OPENAI_BASE_URL set to the printed URL')
       .example('$0 proxy --replay cassette.jsonl', 'Serve the same answers again, offline'),

@@ -6,6 +6,7 @@ import { formatScenarioComparison, isScenarioRunFolder, replayScenarioRun } from
 import { backendOption } from '../backend-option.js';
 import { agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../agent-option.js';
 import { UsageError } from '../usage-error.js';
+import { jsonOption } from '../json-option.js';
 
 export interface ReplayArguments {
   runDir: string;
@@ -36,7 +37,7 @@ export const replayCommand: CommandModule<object, ReplayArguments> = {
       .option('scenario', { type: 'string', describe: 'Scenario runs: replay another scenario file (an edited prompt or user line) to see where it leaves the recording. Default: the copy the run kept' })
       .option('out', { type: 'string', describe: "Agent attempts: the artifacts folder of the replay (it goes to <out>/agent_runs/<task>/<id>/; default: replays/ of the attempt's ab run folder, else replays/ beside its agent_runs/, never among the attempts a report of the run counts). Scenario runs: the replay run folder (default: <run folder>__replay-<time>)" })
       .option('backend', backendOption())
-      .option('json', { type: 'boolean', default: false, describe: 'Print the replay folder, the divergence and the comparison as JSON' })
+      .option('json', jsonOption('Print the replay folder, the divergence and the comparison as JSON'))
       .example('$0 replay artifacts/agent_runs/toy_fail_pytest/01J...', 'Same code and same cassette: the same verdict and trajectory')
       .example('$0 replay artifacts/scenarios/2025-01-31T12-00-00__billing__01J...', 'A scenario run: agent, user simulator and judge served from its cassette'),
   handler: async (argv) => {

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatReadProblem, generateReport, REPORT_FORMATS, type GenerateReportOptions, type ReportFormat } from '@agentbench/report';
+import { REPORT_TITLE_OPTION } from '../report-title-option.js';
 
 export interface ReportArguments {
   runDirs: string[];
@@ -21,7 +22,7 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
       .positional('runDirs', { type: 'string', array: true, demandOption: true, describe: 'Run folders (suite runs, agent runs, scenario or matrix runs); several are shown side by side, and two (A B) are also compared as `ab compare A B` does in the html and md reports' })
       .option('format', { choices: REPORT_FORMATS, default: 'html' as ReportFormat, describe: 'html: one self-contained page; junit: for CI; json: summary; md: for pull-request comments' })
       .option('out', { type: 'string', describe: 'File to write. Default: stdout, or <first RUN_DIR>/report.html for html' })
-      .option('title', { type: 'string', describe: 'Title of the HTML page' })
+      .option('title', REPORT_TITLE_OPTION)
       .example('$0 report runs/2025-03-01_10-00-00__custom-dev__baseline', 'Write report.html into the run folder')
       .example('$0 report runs/a runs/b --out ab.html', 'Both runs, and B against A: regressions, McNemar p, each changed task\'s two trajectories side by side')
       .example('$0 report runs/a runs/b --format md > summary.md', 'Compare two runs in Markdown')

@@ -16,6 +16,9 @@ import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from
 import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION, suspicionLines } from '../scanner-options.js';
 import { loadScanners } from '@agentbench/evaluators';
 import { AGENT_OPTION, agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../agent-option.js';
+import { jsonOption } from '../json-option.js';
+import { artifactsFolderOption } from '../artifacts-folder-option.js';
+import { MAX_STEPS_OPTION } from '../max-steps-option.js';
 
 // Keys as yargs types them: options keep their kebab-case names.
 export interface RunAgentArguments {
@@ -71,15 +74,15 @@ export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
       .option('agent', AGENT_OPTION)
       .option('agent-command', { type: 'string', describe: 'With --agent command: the command line it runs in the sandbox (the instruction is in $AGENTBENCH_INSTRUCTION_FILE)' })
       .option('instruction-template', INSTRUCTION_TEMPLATE_OPTION)
-      .option('out', { type: 'string', default: 'artifacts', describe: 'Artifacts folder; the attempt goes to OUT/agent_runs/<task_id>/<ulid>/' })
+      .option('out', artifactsFolderOption('the attempt goes to OUT/agent_runs/<task_id>/<ulid>/'))
       .option('strict-patch', { type: 'boolean', describe: 'Reject non-standard patches instead of repairing them (default: AGENTBENCH_STRICT_PATCH)' })
       .option('skip-baseline', { type: 'boolean', default: false, describe: 'Do not check first that the tests fail' })
       .option('log-llm-messages', { type: 'boolean', describe: 'Write llm_messages.jsonl (default: AGENTBENCH_LOG_LLM_MESSAGES, on)' })
-      .option('max-steps', { type: 'number', describe: "Tool calls allowed (default: the task's agent.max_steps, else 30)" })
+      .option('max-steps', MAX_STEPS_OPTION)
       .option('max-time', { type: 'number', describe: 'Seconds allowed for the agent loop (default 1800)' })
       .option('model', { type: 'string', describe: 'LLM model (default: MODEL_NAME, else anthropic/claude-3.5-sonnet)' })
       .option('script', { type: 'string', describe: "Scripted agent: a YAML/JSON list of {tool, args} instead of the task's script" })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the run folder and the AttemptRecord as JSON' })
+      .option('json', jsonOption('Print the run folder and the AttemptRecord as JSON'))
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .option('backend', backendOption())

@@ -5,6 +5,8 @@ import { backendOption } from '../backend-option.js';
 import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
+import { jsonOption } from '../json-option.js';
+import { artifactsFolderOption } from '../artifacts-folder-option.js';
 
 export interface RunTaskArguments {
   task: string;
@@ -22,8 +24,8 @@ export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
   builder: (yargs) =>
     yargs
       .positional('task', { type: 'string', demandOption: true, describe: 'The task.yaml to run' })
-      .option('out', { type: 'string', default: 'artifacts', describe: 'Artifacts folder; the run goes to OUT/runs/<timestamp>__<ulid>/' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the attempt record as JSON' })
+      .option('out', artifactsFolderOption('the run goes to OUT/runs/<timestamp>__<ulid>/'))
+      .option('json', jsonOption('Print the attempt record as JSON'))
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .option('backend', backendOption())

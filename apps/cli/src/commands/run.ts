@@ -8,6 +8,9 @@ import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { UsageError } from '../usage-error.js';
 import { AGENT_OPTION, agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../agent-option.js';
 import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION } from '../scanner-options.js';
+import { jsonOption } from '../json-option.js';
+import { MAX_STEPS_OPTION } from '../max-steps-option.js';
+import { INCLUDE_FLAKY_OPTION, TASKS_FOLDER_OPTION } from '../suite-options.js';
 
 export interface RunArguments {
   task?: string;
@@ -49,18 +52,21 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
   return yargs
     .option('task', { type: 'string', describe: 'One task.yaml' })
     .option('suite', { type: 'string', describe: 'A suite (folder under --tasks); its tasks labelled flaky are left out unless --include-flaky' })
-    .option('tasks', { type: 'string', default: 'tasks', describe: 'Folder that holds the suites' })
-    .option('include-flaky', { type: 'boolean', default: false, describe: 'With --suite: also run tasks labelled flaky' })
+    .option('tasks', TASKS_FOLDER_OPTION)
+    .option('include-flaky', INCLUDE_FLAKY_OPTION)
     .option('variant', { type: 'string', describe: 'The agent: scripted, llm, a .js/.mjs path or a package (default: scripted without --models, llm with)' })
     .option('agent', AGENT_OPTION)
-    .option('instruction-template', INSTRUCTION_TEMPLATE_OPTION)
+    .option('instruction-template', {
+      ...INSTRUCTION_TEMPLATE_OPTION,
+      describe: `${INSTRUCTION_TEMPLATE_OPTION.describe}. The run's plan records it with its content hash: --resume reuses it when the flag is left out, and refuses another template or one edited since`,
+    })
     .option('models', { type: 'string', describe: 'A models.txt (one per line, # comments) or a comma-separated list; one model is the common case' })
     .option('runs', { type: 'number', describe: 'Attempts per task and model (K of pass@k); default 1' })
     .option('j', { type: 'string', default: '2', describe: 'Attempts in flight: a number, or "auto" (grow while the host keeps up: memory, sandbox create latency, infrastructure failures)' })
     .option('max-jobs', { type: 'number', describe: 'Ceiling of -j auto (default: twice the cores)' })
     .option('per-provider', { type: 'number', describe: 'Attempts in flight per provider (the part of the model name before "/"); default: -j' })
     .option('retries', { type: 'number', describe: 'Tries again after an infrastructure failure (engine, sandbox create, LLM endpoint), with backoff; default 2. Task and agent failures are never retried' })
-    .option('max-steps', { type: 'number', describe: "Tool calls allowed (default: the task's agent.max_steps)" })
+    .option('max-steps', MAX_STEPS_OPTION)
     .option('validate-baseline', {
       type: 'boolean',
       describe: "Validate each task's baseline before its attempt (default: skipped, each task's validity is read from the latest ab validate-suite run of its suite in artifacts/runs; a task never validated is run with a warning and reported as unvalidated)",
@@ -79,11 +85,11 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     })
     .option('scanner', SCANNER_OPTION)
     .option('fail-on-suspicion', FAIL_ON_SUSPICION_OPTION)
-    .option('json', { type: 'boolean', default: false, describe: 'Print the summary JSON instead of the table; progress as plain lines on stderr' })
+    .option('json', jsonOption('Print the summary JSON instead of the table; progress as plain lines on stderr'))
     .check((argv) => {
       if (argv.task !== undefined && argv.suite !== undefined) throw new UsageError('name one of --task TASK.yaml or --suite SUITE, not both');
       if (argv.task === undefined && argv.suite === undefined && argv.resume === undefined) throw new UsageError('name --task TASK.yaml or --suite SUITE (or --resume RUN_DIR)');
-      agentArgument(argv.agent, argv.variant, argv['instruction-template']);
+      agentArgument(argv.agent, argv.variant, argv['instruction-template'], { isResume: argv.resume !== undefined });
       if (argv.resume !== undefined && argv.out !== undefined) throw new UsageError('--resume RUN_DIR is the run folder: leave --out out');
       parseJobs(argv.j);
       return true;
@@ -156,7 +162,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
   const controller = new AbortController();
   const removeHandlers = interruptOnSignals(controller);
   const progress = progressWriter(argv.json);
-  const chosen = agentArgument(argv.agent, argv.variant, argv['instruction-template']);
+  const chosen = agentArgument(argv.agent, argv.variant, argv['instruction-template'], { isResume: argv.resume !== undefined });
   const models = argv.models ?? [];
   const runtime = runtimeArgument(argv.runtime);
   const engines = await enginesArgument(argv.engines);

@@ -17,6 +17,7 @@ import {
 } from '@agentbench/scenario-runner';
 import { terminalMessage } from '../output-options.js';
 import { WrongFileKindError } from '../wrong-file-kind-error.js';
+import { PLUGIN_OPTION } from '../plugin-option.js';
 
 interface SharedArguments {
   live: boolean;
@@ -49,7 +50,7 @@ function sharedOptions<T>(yargs: Argv<T>) {
     .option('model', { type: 'string', describe: 'Model of the llm or http agent' })
     .option('out', { type: 'string', describe: 'Folder for the results (default under artifacts/)' })
     .option('seed', { type: 'number', describe: 'Seed of mock probabilities and mock scripts (default: random, printed)' })
-    .option('plugin', { type: 'string', array: true, describe: 'Load a plugin (package name or path), as if listed in the file' })
+    .option('plugin', PLUGIN_OPTION)
     .option('dry-run', { type: 'boolean', default: false, describe: 'Validate and plan without running anything or calling a model' });
 }
 

@@ -15,6 +15,9 @@ import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument } from '../output-options.js';
 import { ENGINES_OPTION, enginesArgument } from '../engines-option.js';
+import { jsonOption } from '../json-option.js';
+import { artifactsFolderOption } from '../artifacts-folder-option.js';
+import { INCLUDE_FLAKY_OPTION, SUITE_POSITIONAL, TASKS_FOLDER_OPTION } from '../suite-options.js';
 
 export interface ValidateSuiteArguments {
   suite: string;
@@ -37,14 +40,14 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
   describe: "Check that every task's tests fail before any change (baseline validation), several tasks at once",
   builder: (yargs) =>
     yargs
-      .positional('suite', { type: 'string', demandOption: true, describe: 'Suite name (a folder under --tasks)' })
-      .option('tasks', { type: 'string', default: 'tasks', describe: 'Folder that holds the task suites' })
-      .option('out', { type: 'string', default: 'artifacts', describe: 'Artifacts folder; the run goes to OUT/runs/<timestamp>__<suite>__baseline/' })
-      .option('include-flaky', { type: 'boolean', default: false, describe: 'Also run tasks labelled flaky' })
+      .positional('suite', SUITE_POSITIONAL)
+      .option('tasks', TASKS_FOLDER_OPTION)
+      .option('out', artifactsFolderOption('the run goes to OUT/runs/<timestamp>__<suite>__baseline/'))
+      .option('include-flaky', INCLUDE_FLAKY_OPTION)
       .option('jobs', { alias: 'j', type: 'number', default: defaultConcurrency(), describe: 'Tasks validated at once' })
       .option('resume', { type: 'string', describe: 'Continue an interrupted run: only tasks without a final record run' })
       .option('keep-workspaces', { choices: ['all', 'failed', 'none'] as const, default: 'failed' as const, describe: 'Workspaces kept after each task' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON instead of a table' })
+      .option('json', jsonOption('Print the result as JSON instead of a table'))
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
       .option('runtime', runtimeOption())

@@ -4,6 +4,8 @@ import type { CommandModule } from 'yargs';
 import { formatIssueList, validateFile, type FileValidationReport } from '@agentbench/schemas';
 import { runChecks } from '@agentbench/scenario-runner';
 import { UsageError } from '../usage-error.js';
+import { jsonOption } from '../json-option.js';
+import { PLUGIN_OPTION } from '../plugin-option.js';
 
 interface ValidateArguments {
   files: string[];
@@ -42,8 +44,8 @@ export const validateCommand: CommandModule<object, ValidateArguments> = {
   builder: (yargs) =>
     yargs
       .positional('files', { type: 'string', array: true, demandOption: true, describe: 'Files or folders to check' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print every issue as JSON' })
-      .option('plugin', { type: 'string', array: true, describe: 'Load a plugin (package name or path) as `ab scenario run --plugin` does' })
+      .option('json', jsonOption('Print every issue as JSON'))
+      .option('plugin', PLUGIN_OPTION)
       .example('$0 validate tasks/custom-dev/*/task.yaml', 'Check the bundled tasks')
       .example('$0 validate fixtures/scenarios', 'Check every scenario and matrix file in a folder'),
   handler: async (argv) => {

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { CommandModule } from 'yargs';
 import { serveReport, type ReportServer, type ServeReportOptions } from '@agentbench/report';
+import { LOOPBACK_PORT_OPTION } from '../loopback-port-option.js';
+import { REPORT_TITLE_OPTION } from '../report-title-option.js';
 
 export interface ViewArguments {
   runDirs: string[];
@@ -17,8 +19,8 @@ export const viewCommand: CommandModule<object, ViewArguments> = {
   builder: (yargs) =>
     yargs
       .positional('runDirs', { type: 'string', array: true, demandOption: true, describe: 'Run folders to show (several side by side)' })
-      .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' })
-      .option('title', { type: 'string', describe: 'Title of the page' })
+      .option('port', LOOPBACK_PORT_OPTION)
+      .option('title', REPORT_TITLE_OPTION)
       .example('$0 view runs/2025-03-01_10-00-00__custom-dev__baseline', 'Open the report in a browser'),
   handler: async (argv) => {
     const options: ServeReportOptions = { runDirs: argv.runDirs, port: argv.port };

@@ -110,6 +110,15 @@ describe('runModelBenchmark', () => {
     }
   });
 
+  it("resumes a run of models without naming them again: no models means the run's (as ab run --resume passes them)", async () => {
+    const runDir = path.join(root, 'run');
+    const started = await runModelBenchmark({ models: ['alpha/one'], tasks, outDir: runDir, runAttempt: async () => Promise.reject(new Error('stopped before the attempt')) });
+    expect(started.isComplete).toBe(false);
+    const resumed = await runModelBenchmark({ models: [], tasks, resume: runDir, runAttempt: async (input) => fakeAttemptRecord(input) });
+    expect(resumed.plan.models).toEqual(['alpha/one']);
+    expect(resumed.isComplete).toBe(true);
+  });
+
   it('rejects bad limits and a missing task selection by their option name', async () => {
     const runAttempt = async (input: AttemptTryInput) => fakeAttemptRecord(input);
     await expect(runModelBenchmark({ models: ['a/b'], tasks, runs: 0, outDir: root, runAttempt })).rejects.toThrow('--runs: expected a whole number ≥ 1, found 0');

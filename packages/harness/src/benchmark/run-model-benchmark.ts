@@ -61,7 +61,8 @@ export async function runModelBenchmark(options: ModelBenchmarkOptions): Promise
     });
   }
   const answering = models.filter((model) => probes.get(model)?.isAnswering !== false);
-  const { probe: _probe, perProviderConcurrency, ...runOptions } = options;
+  // The models go below as the probe left them, or not at all when none were named: a resume then keeps the run's.
+  const { probe: _probe, perProviderConcurrency, models: _models, ...runOptions } = options;
   const dropped: ModelBenchmarkRunEntry[] = models
     .filter((model) => !answering.includes(model))
     .map((model) => ({ model, folder: path.join(outDir, modelFolderName(model)), isDropped: true, errors: [], ...(probes.has(model) ? { probe: probes.get(model) as ProbeOutcome } : {}) }));

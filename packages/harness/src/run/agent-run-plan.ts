@@ -4,6 +4,7 @@ import { RunDirectoryError } from '../errors/run-directory-error.js';
 import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
 import { modelFolderName, readModelList } from '../plan/model-list.js';
 import type { AgentRunOptions, PlannedAttempt } from './agent-run-types.js';
+import { plannedAgentFiles } from './planned-agent-files.js';
 import { readRunJson, RUN_JSON_FILE } from './run-json.js';
 
 export function wholeNumber(value: number | undefined, fallback: number, name: string, minimum: number): number {
@@ -32,12 +33,14 @@ export async function loadRunTasks(options: AgentRunOptions, recorded: RunPlan |
 /** The plan the options ask for; on a resume, what they leave unsaid is the recorded plan's. */
 export async function planOf(options: AgentRunOptions, tasks: readonly LoadedTask[], recorded: RunPlan | undefined): Promise<RunPlan> {
   const models = options.models === undefined ? (recorded?.models ?? []) : typeof options.models === 'string' ? await readModelList(options.models) : [...options.models];
+  const agent = agentOfPlan(options, recorded, models);
   return {
     version: RUN_PLAN_VERSION,
     tasks: tasks.map((loaded) => ({ id: loaded.task.id, file: path.resolve(loaded.file) })),
     models,
     runs: wholeNumber(options.runs, recorded?.runs ?? 1, '--runs', 1),
-    ...agentOfPlan(options, recorded, models),
+    ...agent,
+    ...(await plannedAgentFiles(agent.agent ?? null, options.instructionTemplate, recorded)),
     max_steps: options.maxSteps === undefined ? (recorded?.max_steps ?? null) : wholeNumber(options.maxSteps, 1, '--max-steps', 1),
     retries: wholeNumber(options.retries, recorded?.retries ?? 2, '--retries', 0),
     skip_baseline: options.skipBaseline ?? recorded?.skip_baseline ?? true,

@@ -63,7 +63,7 @@ export interface AgentRunOptions {
   variant?: string;
   /** An installed CLI agent, `NAME[@VERSION]` (`--agent codex`) or a definition file, instead of `variant`. */
   agent?: string;
-  /** The installed agent's instruction from this template instead of the shipped one (`--instruction-template`). */
+  /** The installed agent's instruction from this template instead of the shipped one (`--instruction-template`). Part of the plan, with its content hash: a resume without it reuses the run's, and refuses another or an edited one. */
   instructionTemplate?: string;
   maxSteps?: number;
   /** Skip each attempt's baseline validation (validate the tasks once with `ab validate-suite`). Default true. */

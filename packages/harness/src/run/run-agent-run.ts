@@ -252,7 +252,8 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan, scanne
       mirrors,
       cache,
       variant: plan.variant,
-      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent, ...(options.instructionTemplate === undefined ? {} : { instructionTemplate: options.instructionTemplate }) } } : {}),
+      // The plan's template, not the options': a resume that leaves the flag out runs under the run's own.
+      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent, ...(plan.instruction_template?.file === undefined ? {} : { instructionTemplate: plan.instruction_template.file }) } } : {}),
       ...(attempt.model === null ? {} : { model: attempt.model }),
       runDir: tryDir,
       skipBaseline: plan.skip_baseline,

@@ -35,3 +35,27 @@ describe('planDifference', () => {
     expect(() => assertSamePlan('/runs/r1', plan, { ...plan })).not.toThrow();
   });
 });
+
+describe('planDifference of the files an installed agent reads', () => {
+  const template = { file: '/t/mine.md', sha256: 'a'.repeat(64) };
+  const installed: RunPlan = { ...plan, variant: 'codex', agent: 'codex', instruction_template: template };
+
+  it('names the flag, the recorded template and the given one', () => {
+    expect(planDifference(installed, { ...installed, instruction_template: { file: '/t/other.md', sha256: 'b'.repeat(64) } })).toBe('--instruction-template: the run has /t/mine.md, this command asks for /t/other.md');
+    expect(planDifference({ ...installed, instruction_template: null }, installed)).toBe('--instruction-template: the run has none (the shipped instruction), this command asks for /t/mine.md');
+    expect(planDifference(installed, { ...installed })).toBeUndefined();
+  });
+
+  it('refuses a template or a definition file edited since the run started', () => {
+    expect(planDifference(installed, { ...installed, instruction_template: { ...template, sha256: 'c'.repeat(64) } })).toBe(
+      `--instruction-template: /t/mine.md changed since the run started (sha256 ${'a'.repeat(12)}… then, ${'c'.repeat(12)}… now)`,
+    );
+    const definition = { file: '/a/mine.yaml', sha256: 'd'.repeat(64) };
+    const fromFile: RunPlan = { ...plan, variant: 'mine', agent: '/a/mine.yaml', agent_definition: definition };
+    expect(planDifference(fromFile, { ...fromFile, agent_definition: { ...definition, sha256: 'e'.repeat(64) } })).toMatch(/^--agent: \/a\/mine.yaml changed since the run started/);
+  });
+
+  it('reads a plan written before the files were recorded as none', () => {
+    expect(planDifference(plan, { ...plan, instruction_template: null, agent_definition: null })).toBeUndefined();
+  });
+});

@@ -39,6 +39,8 @@ export function planDifference(recorded: RunPlan, requested: RunPlan): string | 
     const asked = requestedFields.get(field);
     if (describe(value) !== describe(asked)) return `${field}: the run has ${describe(value)}, this command asks for ${describe(asked)}`;
   }
+  const fileDifference = planFileDifference(recorded, requested);
+  if (fileDifference !== undefined) return fileDifference;
   const recordedIds = recorded.tasks.map((task) => task.id);
   const requestedIds = requested.tasks.map((task) => task.id);
   const missing = recordedIds.filter((id) => !requestedIds.includes(id));
@@ -48,6 +50,26 @@ export function planDifference(recorded: RunPlan, requested: RunPlan): string | 
     return `tasks: this command ${parts.join(' and ')}`;
   }
   if (describe(recordedIds) !== describe(requestedIds)) return 'tasks: the same tasks in another order';
+  return undefined;
+}
+
+/** The user's files an installed agent reads, under the flag that names them, and what none means. */
+const PLAN_FILES = [
+  ['agent_definition', '--agent', 'none'],
+  ['instruction_template', '--instruction-template', 'none (the shipped instruction)'],
+] as const;
+
+/** A file of the plan another or edited since the run started: by path, then by content (its sha256, first 12 hex). */
+function planFileDifference(recorded: RunPlan, requested: RunPlan): string | undefined {
+  for (const [field, flag, none] of PLAN_FILES) {
+    const was = recorded[field] ?? null;
+    const now = requested[field] ?? null;
+    if (was?.file === now?.file && was?.sha256 === now?.sha256) continue;
+    if (was !== null && now !== null && was.file === now.file) {
+      return `${flag}: ${was.file} changed since the run started (sha256 ${was.sha256.slice(0, 12)}… then, ${now.sha256.slice(0, 12)}… now)`;
+    }
+    return `${flag}: the run has ${was?.file ?? none}, this command asks for ${now?.file ?? none}`;
+  }
   return undefined;
 }
 

@@ -34,7 +34,7 @@ function fakeEngine(images: Dockerode.ImageInfo[], containerImages: string[]) {
   return { docker, removed, filters };
 }
 
-describe('managed images (the temporary images of gVisor moves)', () => {
+describe('managed images (the temporary images of gVisor moves and snapshots)', () => {
   it('lists them by our labels, with the run filter, telling orphans (creator gone) from those of a live process', async () => {
     const engine = fakeEngine([image('a', { 'dev.agentbench.pid': DEAD_PID, 'dev.agentbench.run-id': 'r1' }), image('b', { 'dev.agentbench.pid': String(process.pid) })], []);
     const listed = await listManagedImages({ runId: 'r1' }, { docker: engine.docker });
@@ -46,6 +46,21 @@ describe('managed images (the temporary images of gVisor moves)', () => {
     expect(listed[0]?.runId).toBe('r1');
     const orphans = await listManagedImages({ onlyOrphans: true }, { docker: engine.docker });
     expect(orphans.map((entry) => entry.reference)).toEqual(['agentbench-runtime-move:a']);
+  });
+
+  it('tells a snapshot from a gVisor move by its image-kind label, else (committed before the label) by its repository', async () => {
+    const snapshot = { ...image('s', { 'dev.agentbench.image-kind': 'snapshot' }), RepoTags: ['agentbench-snapshot:s-0a1b2c3d'] } as Dockerode.ImageInfo;
+    const olderSnapshot = { ...image('o', {}), RepoTags: ['agentbench-snapshot:o-0a1b2c3d'] } as Dockerode.ImageInfo;
+    const untagged = { ...image('u', {}), RepoTags: ['<none>:<none>'] } as Dockerode.ImageInfo;
+    const engine = fakeEngine([snapshot, olderSnapshot, image('m', { 'dev.agentbench.image-kind': 'runtime-move' }), image('n', {}), untagged], []);
+    const listed = await listManagedImages({}, { docker: engine.docker });
+    expect(listed.map((entry) => [entry.reference, entry.kind])).toEqual([
+      ['agentbench-snapshot:s-0a1b2c3d', 'snapshot'],
+      ['agentbench-snapshot:o-0a1b2c3d', 'snapshot'],
+      ['agentbench-runtime-move:m', 'runtime-move'],
+      ['agentbench-runtime-move:n', 'runtime-move'],
+      ['sha256:u', undefined],
+    ]);
   });
 
   it('removes only the images no remaining container uses', async () => {

@@ -5,18 +5,22 @@ import { defaultEngine } from '../core/engine/default-engine.js';
 import { engineMessage, isNotFound, toSandboxError } from './docker-errors.js';
 import { LABEL_MANAGED, LABEL_POOL, LABEL_RUN_ID, LABEL_TASK_ID } from '../core/engine/labels.js';
 import type { ManagedContainerFilter } from './managed-filter.js';
-import { LABEL_COMMITTED_FROM } from './runtime-move-image.js';
+import { LABEL_COMMITTED_FROM, LABEL_IMAGE_KIND, RUNTIME_MOVE_REPOSITORY } from './runtime-move-image.js';
+import { SNAPSHOT_REPOSITORY } from './snapshot-image.js';
 
 /**
- * A temporary image a runtime move committed (a gVisor sandbox's setup container, see runtime-move-image.ts).
- * It carries the setup container's labels: run, task, creator pid and host.
+ * A temporary image we committed from a container: a runtime move's (a gVisor sandbox's setup
+ * container, see runtime-move-image.ts) or a snapshot's (`Sandbox.snapshot`, see snapshot-image.ts).
+ * It carries the committed container's labels: run, task, creator pid and host.
  */
 export interface ManagedImage extends ManagedOwnership {
   id: string;
-  /** `agentbench-runtime-move:<setup container name>`, or the id when the tag is gone. */
+  /** `agentbench-runtime-move:<setup container name>` or `agentbench-snapshot:<container name>-<nonce>`; the id when the tag is gone. */
   reference: string;
-  /** The setup container it was committed from. */
+  /** The container it was committed from. */
   committedFrom: string;
+  /** Why it was made: its `image-kind` label, else (an image committed before that label) its repository; absent when neither tells. */
+  kind?: 'runtime-move' | 'snapshot';
 }
 
 export interface RemovedImages {
@@ -24,7 +28,7 @@ export interface RemovedImages {
   failed: Array<{ image: ManagedImage; message: string }>;
 }
 
-/** Our runtime moves' temporary images that match the filter (the same filter as `listManagedContainers`). */
+/** Our temporary images (runtime moves', snapshots') that match the filter (the same filter as `listManagedContainers`). */
 export async function listManagedImages(filter: ManagedContainerFilter = {}, options: { docker?: Dockerode } = {}): Promise<ManagedImage[]> {
   const docker = options.docker ?? defaultEngine();
   const labelFilters = [`${LABEL_MANAGED}=true`, LABEL_COMMITTED_FROM];
@@ -84,5 +88,14 @@ export async function removeManagedImages(filter: ManagedContainerFilter = {}, o
 function describe(summary: Dockerode.ImageInfo, thisHost: string): ManagedImage {
   const labels = summary.Labels ?? {};
   const tag = (summary.RepoTags ?? []).find((candidate) => candidate !== '<none>:<none>');
-  return { ...ownershipOf(labels, summary.Created, thisHost), id: summary.Id, reference: tag ?? summary.Id, committedFrom: labels[LABEL_COMMITTED_FROM] ?? '' };
+  const reference = tag ?? summary.Id;
+  const kind = imageKindOf(labels[LABEL_IMAGE_KIND], reference);
+  return { ...ownershipOf(labels, summary.Created, thisHost), id: summary.Id, reference, committedFrom: labels[LABEL_COMMITTED_FROM] ?? '', ...(kind === undefined ? {} : { kind }) };
+}
+
+function imageKindOf(label: string | undefined, reference: string): ManagedImage['kind'] {
+  if (label === 'runtime-move' || label === 'snapshot') return label;
+  if (reference.startsWith(`${RUNTIME_MOVE_REPOSITORY}:`)) return 'runtime-move';
+  if (reference.startsWith(`${SNAPSHOT_REPOSITORY}:`)) return 'snapshot';
+  return undefined;
 }

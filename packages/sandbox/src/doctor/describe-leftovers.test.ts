@@ -8,7 +8,7 @@ function container(name: string, fields: Partial<ManagedContainer> = {}): Manage
 }
 
 function image(name: string, fields: Partial<ManagedImage> = {}): ManagedImage {
-  return { id: `sha256:${name}`, reference: `agentbench-runtime-move:${name}`, committedFrom: name, createdAt: new Date(0), isOrphan: false, labels: {}, ...fields };
+  return { id: `sha256:${name}`, reference: `agentbench-runtime-move:${name}`, committedFrom: name, kind: 'runtime-move', createdAt: new Date(0), isOrphan: false, labels: {}, ...fields };
 }
 
 describe('describeLeftovers', () => {
@@ -32,12 +32,15 @@ describe('describeLeftovers', () => {
     expect(describeLeftovers([], []).status).toBe('ok');
   });
 
-  it('counts the temporary images of gVisor moves, orphaned ones apart, even with no container left', () => {
+  it('counts the temporary images by kind (gVisor moves, snapshots), orphaned ones apart, even with no container left', () => {
     const check = describeLeftovers([], [image('a', { isOrphan: true }), image('b')]);
     expect(check.status).toBe('warn');
-    expect(check.detail).toBe('2 temporary gVisor move image(s), 1 orphaned; remove them with `ab cleanup`');
+    expect(check.detail).toBe('2 temporary image(s) (2 gVisor move), 1 orphaned; remove them with `ab cleanup`');
     expect(describeLeftovers([container('c')], [image('a', { isOrphan: true })]).detail).toBe(
-      '1 labelled container(s), 0 orphaned; 1 temporary gVisor move image(s), 1 orphaned; remove them with `ab cleanup`',
+      '1 labelled container(s), 0 orphaned; 1 temporary image(s) (1 gVisor move), 1 orphaned; remove them with `ab cleanup`',
     );
+    const snapshot = image('d', { reference: 'agentbench-snapshot:d-0a1b2c3d', kind: 'snapshot' });
+    const { kind: _kind, ...untold } = image('e', { reference: 'sha256:e' });
+    expect(describeLeftovers([], [snapshot, image('a'), untold, image('b')]).detail).toBe('4 temporary image(s) (2 gVisor move, 1 snapshot, 1 other), 0 orphaned; remove them with `ab cleanup`');
   });
 });

@@ -12,6 +12,17 @@ export const RunPlanTaskSchema = v.object({
 export type RunPlanTask = v.InferOutput<typeof RunPlanTaskSchema>;
 
 /**
+ * A file of the user's that the attempts read (an instruction template, an agent definition): its
+ * absolute path and the sha256 of its text as read, so a resume can tell the file was edited since.
+ * For a template, the hash's first 12 hex are those of the attempts' `prompt_version`.
+ */
+export const RunPlanFileSchema = v.object({
+  file: v.string(),
+  sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+});
+export type RunPlanFile = v.InferOutput<typeof RunPlanFileSchema>;
+
+/**
  * `ab run`'s plan, kept in `run.json` under `plan`: what the run is (tasks × models × runs and the
  * settings that change results). A resume must name the same plan; `-j` and the output options
  * are not part of it.
@@ -25,6 +36,10 @@ export const RunPlanSchema = v.object({
   variant: v.string(),
   /** An installed CLI agent, `NAME@VERSION` (`--agent codex`), run through the attempt's model gateway; `variant` is then its name. Absent: `variant` runs. */
   agent: v.optional(v.nullable(v.string())),
+  /** When `agent` is a definition file of the user's (`--agent ./my-agent.yaml`): that file. Absent: a definition by name, or a run written before it. */
+  agent_definition: v.optional(v.nullable(RunPlanFileSchema)),
+  /** The installed agent's instruction template (`--instruction-template`); a resume reuses it. Absent: the shipped instruction (or a run written before it). */
+  instruction_template: v.optional(v.nullable(RunPlanFileSchema)),
   max_steps: v.nullable(PositiveIntegerSchema),
   /** Tries after the first for an attempt that failed on infrastructure. */
   retries: NonNegativeIntegerSchema,

@@ -52,7 +52,7 @@ export {
   type ManagedContainerFilter,
   type RemovedContainers,
 } from './docker/managed-containers.js';
-export type { ManagedImage } from './docker/managed-images.js';
+export { listManagedImages, type ManagedImage } from './docker/managed-images.js';
 
 // A container's CPU seconds from its cgroup (a run's efficiency figure).
 export { readContainerCpuSeconds } from './docker/container-cpu-seconds.js';

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, link, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, mkdtemp, open, readdir, readFile, symlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LocalSandbox } from '@agentbench/sandbox';
@@ -32,9 +33,9 @@ beforeEach(async () => {
   await chmod(path.join(workspace, 'repo', 'sub', 'data'), 0o4755);
 });
 
-afterEach(async () => {
-  const { rm } = await import('node:fs/promises');
-  await rm(base, { recursive: true, force: true });
+afterEach(() => {
+  // GNU rm: a failed test may leave a tree deeper than PATH_MAX.
+  spawnSync('rm', ['-rf', base]);
 });
 
 async function hostFileIsIntact(): Promise<void> {
@@ -73,6 +74,23 @@ describe('keepSandboxWorkspace', () => {
 
 describe('discardSandboxWorkspace', () => {
   it('removes the tree without following its links and writes nothing beside it', async () => {
+    expect(await discardSandboxWorkspace(workspace)).toBeUndefined();
+    expect(await readdir(runDir)).toEqual([]);
+    await hostFileIsIntact();
+  });
+
+  it('removes a tree deeper than PATH_MAX, which rm alone cannot', async () => {
+    const handles: FileHandle[] = [];
+    // 20 folders of 250-character names: a path of over 5,000 characters, made through /proc/self/fd.
+    let parent = path.join(workspace, 'repo');
+    for (let level = 0; level < 20; level += 1) {
+      const handle = await open(parent, 'r');
+      await mkdir(`/proc/self/fd/${handle.fd}/${'d'.repeat(250)}`);
+      parent = `/proc/self/fd/${handle.fd}/${'d'.repeat(250)}`;
+      handles.push(handle);
+    }
+    await writeFile(`${parent}/bottom`, 'x');
+    for (const handle of handles.splice(0)) await handle.close();
     expect(await discardSandboxWorkspace(workspace)).toBeUndefined();
     expect(await readdir(runDir)).toEqual([]);
     await hostFileIsIntact();

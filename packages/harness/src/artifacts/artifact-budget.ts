@@ -127,15 +127,22 @@ export class ArtifactBudget {
     return this.spent;
   }
 
-  /** Keeps the workspace if it fits what is left of the budget; otherwise removes it. `label` names it in the note (e.g. the task id). */
-  async keepWorkspace(workspaceDir: string, options: { label?: string } = {}): Promise<KeepWorkspaceResult> {
+  /**
+   * Keeps the workspace if it fits what is left of the budget; otherwise removes it. `label` names
+   * it in the note (e.g. the task id). `measured`: its disk use as a walk the caller made anyway
+   * found it (the sanitizer's, `SanitizeSummary.bytes`), so it is not walked a second time; its
+   * deepest level is held to this budget's `maxDepth` as a measurement here would be.
+   */
+  async keepWorkspace(workspaceDir: string, options: { label?: string; measured?: { bytes: number; deepestLevel: number } } = {}): Promise<KeepWorkspaceResult> {
     const path = resolve(workspaceDir);
     const name = options.label === undefined ? 'workspace' : `workspace of ${options.label}`;
     if (this.budgetBytes === 0) {
       await this.remove(path);
       return this.result(false, 0, `${name} not kept: the artifact budget is 0 (workspaces are never kept)`);
     }
-    const use = await measureDiskUse(path, { maxDepth: this.maxDepth });
+    const { measured } = options;
+    const use: DiskUse =
+      measured === undefined ? await measureDiskUse(path, { maxDepth: this.maxDepth }) : { bytes: measured.bytes, entries: 0, isComplete: measured.deepestLevel <= this.maxDepth };
     if (!use.isComplete) {
       await this.remove(path);
       return this.result(false, use.bytes, `${name} not kept: it could not be measured whole (deeper than ${this.maxDepth} levels, or unreadable), at least ${formatByteSize(use.bytes)}`);

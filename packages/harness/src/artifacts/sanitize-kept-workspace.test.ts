@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeDeepTree, WALK_MODES } from '../../test/helpers/deep-tree.js';
+import { measureDiskUse } from './artifact-budget.js';
 import { skipUnlessRequired } from '../../../../test-support/skip-unless-required.js';
 import { sanitizeManifestPath, sanitizeKeptWorkspace, sanitizeWithSettings, type SanitizeSummary } from './sanitize-kept-workspace.js';
 
@@ -283,6 +284,23 @@ describe('sanitizeKeptWorkspace', () => {
     expect(manifest).toMatchObject({ workspace, is_safe: true, files: 12, modes_stripped: 12, privilege_bits_stripped: 12, changes_not_listed: 7 });
     expect(manifest['changes']).toHaveLength(5);
     expect(await readdir(join(base, 'run'))).toEqual(['workspace', 'workspace.sanitized.json']);
+  });
+
+  it('measures what it keeps as a walk of the result would, so keeping it under a budget needs no second walk', async () => {
+    await mkdir(inWorkspace('sub', 'deeper'), { recursive: true });
+    await writeFile(inWorkspace('sub', 'deeper', 'data'), Buffer.alloc(300_000, 1));
+    await writeFile(join(outside, 'shared'), Buffer.alloc(200_000, 2));
+    // Hard-linked to a file outside: replaced by a private copy, which is what stays.
+    await link(join(outside, 'shared'), inWorkspace('sub', 'shared'));
+    await symlink('deeper/data', inWorkspace('sub', 'inside'));
+    await symlink('/etc/passwd', inWorkspace('out'));
+    spawnSync('mkfifo', [inWorkspace('pipe')]);
+    const summary = await sanitizeKeptWorkspace(workspace, { manifestPath: false });
+    expect(summary).toMatchObject({ isSafe: true, hardLinksCopied: 1, symlinksRemoved: 1, deepestLevel: 3 });
+    const walked = await measureDiskUse(workspace);
+    expect(walked.isComplete).toBe(true);
+    expect(summary.bytes).toBe(walked.bytes);
+    expect(summary.bytes).toBeGreaterThanOrEqual(500_000);
   });
 
   it('writes no summary when asked not to', async () => {

@@ -80,6 +80,14 @@ export interface SanitizeSummary {
   changes: WorkspaceChange[];
   /** Changes beyond the list (counted above). */
   changesNotListed: number;
+  /**
+   * Disk use of what is kept, measured by the same walk (`lstat` blocks × 512, the workspace
+   * folder included, as `measureDiskUse` counts; a private copy by its own blocks): after the
+   * walk no kept file has a second name, so nothing is counted twice. Whole when `isSafe`.
+   */
+  bytes: number;
+  /** Deepest level of an entry kept (the workspace's own entries are level 1; 0 when empty). */
+  deepestLevel: number;
 }
 
 const fileOpenFlags = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
@@ -146,6 +154,13 @@ export async function sanitizeWithSettings(workspaceDir: string, options: Saniti
     failures: 0,
     changes: [],
     changesNotListed: 0,
+    bytes: 0,
+    deepestLevel: 0,
+  };
+  // What stays is measured here, so keeping the workspace under a budget needs no second walk.
+  const countKept = (depth: number, blocks: number): void => {
+    summary.bytes += blocks * 512;
+    if (depth > summary.deepestLevel) summary.deepestLevel = depth;
   };
   const record = (path: string, action: WorkspaceChangeAction, detail?: string): void => {
     if (summary.changes.length >= maxListed) {
@@ -180,7 +195,10 @@ export async function sanitizeWithSettings(workspaceDir: string, options: Saniti
 
   let rootBase: string | undefined;
   const onDirectory = async (directory: OpenDirectory, stats: Stats): Promise<void> => {
-    if (directory.depth === 0) rootBase = directory.base;
+    if (directory.depth === 0) {
+      rootBase = directory.base;
+      countKept(0, stats.blocks);
+    }
     const mode = stats.mode & 0o7777;
     const newMode = sanitizedDirectoryMode(mode);
     if (newMode !== mode) await directory.handle.chmod(newMode);
@@ -203,16 +221,18 @@ export async function sanitizeWithSettings(workspaceDir: string, options: Saniti
         }
         // Without root, a folder we own but cannot read must be opened to be walked.
         if ((stats.mode & 0o500) !== 0o500 && stats.uid === process.geteuid?.()) await chmod(entry.path, (stats.mode & 0o7777) | 0o700);
+        countKept(entry.depth, stats.blocks);
         return true;
       }
       if (stats.isFile()) {
         summary.files += 1;
-        await sanitizeFile(entry);
+        countKept(entry.depth, await sanitizeFile(entry));
         return false;
       }
       if (stats.isSymbolicLink()) {
         summary.symlinks += 1;
-        await sanitizeSymlink(entry);
+        const blocks = await sanitizeSymlink(entry);
+        if (blocks !== undefined) countKept(entry.depth, blocks);
         return false;
       }
       await unlink(entry.path);
@@ -224,18 +244,19 @@ export async function sanitizeWithSettings(workspaceDir: string, options: Saniti
     return false;
   };
 
-  const sanitizeFile = async (entry: WalkEntry): Promise<void> => {
+  /** Returns the blocks the kept file takes. */
+  const sanitizeFile = async (entry: WalkEntry): Promise<number> => {
     const { stats } = entry;
     const mode = stats.mode & 0o7777;
     const newMode = sanitizedFileMode(mode);
     if (stats.nlink > 1) {
       // Never chmod or chown an inode shared with a name elsewhere: copy it first.
-      await replaceByPrivateCopy(entry, newMode, owner);
+      const copyBlocks = await replaceByPrivateCopy(entry, newMode, owner);
       summary.hardLinksCopied += 1;
       record(entry.relativePath, 'hard_link_copied', `${stats.nlink} names`);
       countMode(entry.relativePath, mode, newMode);
       countOwner(stats);
-      return;
+      return copyBlocks;
     }
     if (newMode !== mode) {
       try {
@@ -258,20 +279,24 @@ export async function sanitizeWithSettings(workspaceDir: string, options: Saniti
     }
     countMode(entry.relativePath, mode, newMode);
     countOwner(stats);
+    return stats.blocks;
   };
 
-  const sanitizeSymlink = async (entry: WalkEntry): Promise<void> => {
+  /** Returns the blocks the kept link takes; undefined when it was removed. */
+  const sanitizeSymlink = async (entry: WalkEntry): Promise<number | undefined> => {
     const target = await readlink(entry.path);
     const containment = await symlinkContainment(rootBase as string, entry.relativePath, target);
     if (!containment.isInside) {
       await unlink(entry.path);
       summary.symlinksRemoved += 1;
       record(entry.relativePath, 'symlink_removed', `-> ${cut(target)} (${containment.reason})`);
-      return;
+      return undefined;
     }
+    let { blocks } = entry.stats;
     if (entry.stats.nlink > 1) {
       await unlink(entry.path);
       await symlink(target, entry.path);
+      blocks = (await lstat(entry.path)).blocks;
       summary.hardLinksCopied += 1;
       record(entry.relativePath, 'hard_link_copied', `${entry.stats.nlink} names`);
     }
@@ -279,13 +304,19 @@ export async function sanitizeWithSettings(workspaceDir: string, options: Saniti
       await lchown(entry.path, owner.uid, owner.gid);
       summary.ownersChanged += 1;
     }
+    return blocks;
   };
 
   const workspaceStats = await lstat(workspace).catch(() => undefined);
   if (workspaceStats === undefined || !workspaceStats.isDirectory()) {
     throw new HarnessError(`sanitizeKeptWorkspace: ${workspace} is not a folder${workspaceStats?.isSymbolicLink() === true ? ' (it is a symbolic link)' : ''}`);
   }
-  await walkDirectory(workspace, { onDirectory, onEntry, onOpenFailed: removeAfterError }, settings);
+  // A folder that could not be opened was counted when it was met: what is removed no longer counts.
+  const onOpenFailed = async (entry: WalkEntry, error: unknown): Promise<void> => {
+    await removeAfterError(entry, error);
+    summary.bytes -= entry.stats.blocks * 512;
+  };
+  await walkDirectory(workspace, { onDirectory, onEntry, onOpenFailed }, settings);
 
   if (options.manifestPath !== false) {
     const manifestPath = options.manifestPath ?? sanitizeManifestPath(workspace);
@@ -315,8 +346,11 @@ async function withVerifiedFile(entry: WalkEntry, action: (handle: FileHandle) =
   }
 }
 
-/** Copies a multiply-linked file into a new file of ours (mode and owner set before it is named) and renames it over the entry. */
-async function replaceByPrivateCopy(entry: WalkEntry, mode: number, owner: { uid: number; gid: number }): Promise<void> {
+/**
+ * Copies a multiply-linked file into a new file of ours (mode and owner set before it is named)
+ * and renames it over the entry; returns the blocks the copy takes.
+ */
+async function replaceByPrivateCopy(entry: WalkEntry, mode: number, owner: { uid: number; gid: number }): Promise<number> {
   const temporaryPath = `${entry.parent.base}/.agentbench-copy-${randomBytes(6).toString('hex')}`;
   const copy = await open(temporaryPath, newFileFlags, 0o600);
   let isRenamed = false;
@@ -335,9 +369,11 @@ async function replaceByPrivateCopy(entry: WalkEntry, mode: number, owner: { uid
     await copy.chown(owner.uid, owner.gid);
     await copy.chmod(mode);
     await copy.utimes(entry.stats.atime, entry.stats.mtime).catch(() => undefined);
+    const { blocks } = await copy.stat();
     await copy.close();
     await rename(temporaryPath, entry.path);
     isRenamed = true;
+    return blocks;
   } finally {
     await copy.close().catch(() => undefined);
     if (!isRenamed) await unlink(temporaryPath).catch(() => undefined);

@@ -6,7 +6,7 @@ import type { ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
 import type { BaselineValidationResult, FailureReason, LoadedTask, Suspicion } from '@agentbench/schemas';
 import { failureReasonForError } from '@agentbench/scoring';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
-import { keepSandboxWorkspace } from '../artifacts/keep-sandbox-workspace.js';
+import { discardSandboxWorkspace, keepSandboxWorkspace } from '../artifacts/keep-sandbox-workspace.js';
 import { relativeToRun, type AttemptPaths } from '../artifacts/attempt-paths.js';
 import { maxOutputBytesFor, TruncatedLogs } from '../plan/output-limits.js';
 import { createDockerSandbox, type SandboxFactory } from '../plan/sandbox-factory.js';
@@ -39,6 +39,11 @@ export interface AttemptContextOptions {
   env?: Record<string, string>;
   /** The run's budget for kept workspaces. Default: a budget of its own (1 GiB). */
   artifactBudget?: ArtifactBudget;
+  /**
+   * The caller keeps no workspace (a suite run with `keepWorkspaces: 'none'`): it is removed once
+   * the sandbox is gone, neither sanitized nor measured, and the record names none. Default false.
+   */
+  discardWorkspace?: boolean;
   /** Bytes of stdout and of stderr each command's log keeps. Default: the task's `environment.max_output_bytes`, else 10 MiB. */
   maxOutputBytes?: number;
 }
@@ -297,9 +302,15 @@ export class AttemptContext {
     await this.timed(() => sandbox.dispose());
   }
 
-  /** The sandbox is gone: its workspace is made safe to keep, and kept while the run's budget allows. */
+  /** The sandbox is gone: its workspace is made safe to keep, and kept while the run's budget allows (or removed, when the caller keeps none). */
   private async keepWorkspace(): Promise<void> {
     if (this.artifacts['workspace'] === undefined) return;
+    if (this.options.discardWorkspace === true) {
+      delete this.artifacts['workspace'];
+      const failure = await discardSandboxWorkspace(this.paths.workspaceDir);
+      if (failure !== undefined) this.notes.push(failure);
+      return;
+    }
     const budget = this.options.artifactBudget ?? new ArtifactBudget();
     const kept = await keepSandboxWorkspace({ workspaceDir: this.paths.workspaceDir, runDir: this.paths.runDir, budget, label: this.task.id });
     if (kept.manifest !== undefined) this.artifacts['workspace_manifest'] = kept.manifest;

@@ -5,7 +5,6 @@ import { AgentBenchError, type LoadedTask, type TaskValidity } from '@agentbench
 import { appendJsonLine, writeJsonAtomic } from '@agentbench/helpers';
 import { relativeToRun } from '../artifacts/attempt-paths.js';
 import { TASK_VALIDITY_FILE, taskValidityFolder } from '../artifacts/suite-validity-file.js';
-import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { executeAttempt } from '../attempt/execute-attempt.js';
 import type { SandboxFactory } from '../plan/sandbox-factory.js';
 import { runAgentAttempt } from '../attempt/run-agent-attempt.js';
@@ -75,7 +74,8 @@ export async function checkTaskValidity(loaded: LoadedTask, options: CheckTaskVa
       // Each run is one observation: the baseline's own flaky rerun would hide what we count.
       flakyRerun: 'never',
       ...(options.env === undefined ? {} : { env: options.env }),
-      artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
+      // Each run is removed once recorded: it is neither sanitized nor measured first.
+      discardWorkspace: true,
     });
     await appendJsonLine(path.join(folder, 'attempts.jsonl'), outcome.record);
     await rm(path.join(runFolder, 'workspace'), { recursive: true, force: true });

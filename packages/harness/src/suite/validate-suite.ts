@@ -220,7 +220,9 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
       // Each attempt cleans its workspace; the run's budget is charged below, for those the retention keeps.
+      // Keeping none, the attempt removes it uncleaned (no sanitizing or measuring walk).
       artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
+      discardWorkspace: retention === 'none',
     });
   };
 

@@ -9,6 +9,7 @@ import { UsageError } from '../usage-error.js';
 import { AGENT_OPTION, agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../agent-option.js';
 import { FAIL_ON_SUSPICION_OPTION, SCANNER_OPTION } from '../scanner-options.js';
 import { jsonOption } from '../json-option.js';
+import { START_ORDER_OPTION, type StartOrder } from '../start-order-option.js';
 import { MAX_STEPS_OPTION } from '../max-steps-option.js';
 import { INCLUDE_FLAKY_OPTION, TASKS_FOLDER_OPTION } from '../suite-options.js';
 
@@ -24,6 +25,7 @@ export interface RunArguments {
   runs?: number;
   j: string;
   'max-jobs'?: number;
+  order: StartOrder;
   'per-provider'?: number;
   retries?: number;
   'max-steps'?: number;
@@ -64,6 +66,7 @@ export function runOptions<T>(yargs: Argv<T>): Argv<RunArguments> {
     .option('runs', { type: 'number', describe: 'Attempts per task and model (K of pass@k); default 1' })
     .option('j', { type: 'string', default: '2', describe: 'Attempts in flight: a number, or "auto" (grow while the host keeps up: memory, sandbox create latency, infrastructure failures)' })
     .option('max-jobs', { type: 'number', describe: 'Ceiling of -j auto (default: twice the cores)' })
+    .option('order', START_ORDER_OPTION)
     .option('per-provider', { type: 'number', describe: 'Attempts in flight per provider (the part of the model name before "/"); default: -j' })
     .option('retries', { type: 'number', describe: 'Tries again after an infrastructure failure (engine, sandbox create, LLM endpoint), with backoff; default 2. Task and agent failures are never retried' })
     .option('max-steps', MAX_STEPS_OPTION)
@@ -176,6 +179,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
       ...(argv.runs === undefined ? {} : { runs: argv.runs }),
       concurrency: parseJobs(argv.j),
       ...(argv['max-jobs'] === undefined ? {} : { maxJobs: argv['max-jobs'] }),
+      order: argv.order,
       ...(argv['per-provider'] === undefined ? {} : { perProviderConcurrency: argv['per-provider'] }),
       ...(argv.retries === undefined ? {} : { retries: argv.retries }),
       ...(argv['max-steps'] === undefined ? {} : { maxSteps: argv['max-steps'] }),

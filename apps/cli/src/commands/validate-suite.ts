@@ -15,6 +15,7 @@ import { runtimeArgument, runtimeOption } from '../runtime-option.js';
 import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '../artifact-budget-option.js';
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument } from '../output-options.js';
 import { ENGINES_OPTION, enginesArgument } from '../engines-option.js';
+import { START_ORDER_OPTION, type StartOrder } from '../start-order-option.js';
 import { jsonOption } from '../json-option.js';
 import { artifactsFolderOption } from '../artifacts-folder-option.js';
 import { INCLUDE_FLAKY_OPTION, SUITE_POSITIONAL, TASKS_FOLDER_OPTION } from '../suite-options.js';
@@ -27,6 +28,7 @@ export interface ValidateSuiteArguments {
   jobs: number;
   resume?: string;
   'keep-workspaces': WorkspaceRetention;
+  order: StartOrder;
   json: boolean;
   'max-output-bytes': number | undefined;
   'artifact-budget': string | undefined;
@@ -47,6 +49,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
       .option('jobs', { alias: 'j', type: 'number', default: defaultConcurrency(), describe: 'Tasks validated at once' })
       .option('resume', { type: 'string', describe: 'Continue an interrupted run: only tasks without a final record run' })
       .option('keep-workspaces', { choices: ['all', 'failed', 'none'] as const, default: 'failed' as const, describe: 'Workspaces kept after each task' })
+      .option('order', START_ORDER_OPTION)
       .option('json', jsonOption('Print the result as JSON instead of a table'))
       .option('max-output-bytes', MAX_OUTPUT_BYTES_OPTION)
       .option('artifact-budget', ARTIFACT_BUDGET_OPTION)
@@ -82,6 +85,7 @@ export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments>
         includeFlaky: argv['include-flaky'],
         concurrency: argv.jobs,
         keepWorkspaces: argv['keep-workspaces'],
+        order: argv.order,
         signal: controller.signal,
         onEvent: reporter.onEvent,
         ...(argv.resume === undefined ? {} : { resumeDir: argv.resume }),

@@ -30,7 +30,9 @@ function writeReadme(name, text) {
   return file;
 }
 
-const leftoverFolders = (folder) => readdirSync(folder).filter((name) => name.startsWith('.readme-examples-'));
+// This process's own folders only: other test files run beside this one (node --test runs files in
+// parallel) and may check the real READMEs, with their own folder in the same package, at the same time.
+const leftoverFolders = (folder) => readdirSync(folder).filter((name) => name.startsWith(`.readme-examples-${process.pid}-`));
 
 describe('extractTypeScriptBlocks', () => {
   it('takes ```ts, ```typescript and ```mts blocks (indented ones too) with the README line of their first line, and nothing else', () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneBare, createGitRepository, git, makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
@@ -80,18 +80,46 @@ describe('prepareWorkspace and RepoCache', () => {
     await mkdir(path.join(root, 'mirrors', 'example'), { recursive: true });
     cloneBare(path.join(root, 'source'), path.join(root, 'mirrors', 'example', 'calc.git'));
     const mirrors = parseMirrorList(`https://git.example.invalid/=${path.join(root, 'mirrors')}/`, { baseDir: root });
+    const cache = new RepoCache({ directory: path.join(root, 'unused-cache') });
     const prepared = await prepareWorkspace({
       repoUrl: 'https://git.example.invalid/example/calc',
       commit: shas[1] as string,
       workspaceDir: nextWorkspace(),
       mirrors,
-      cache: new RepoCache({ directory: path.join(root, 'unused-cache') }),
+      cache,
     });
     expect(prepared.source).toBe(path.join(root, 'mirrors', 'example', 'calc.git'));
     expect(prepared.mirroredUrl).toBe(path.join(root, 'mirrors', 'example', 'calc'));
     expect(prepared.isFromCache).toBe(false);
     expect(prepared.commitSha).toBe(shas[1]);
-    expect(existsSync(path.join(root, 'unused-cache'))).toBe(false);
+    // No mirror was cloned into the cache (only the pinned commit's ready checkout is kept there).
+    expect(existsSync(cache.pathFor('https://git.example.invalid/example/calc'))).toBe(false);
+    expect(await readdir(path.join(root, 'unused-cache'))).toEqual(['.checkouts']);
+  });
+
+  it('copies a commit checked out before from the cache, running no git, as a fresh clone would hold it and never linked to the cache', async () => {
+    const cache = new RepoCache({ directory: path.join(root, 'checkout-cache') });
+    const source = path.join(root, 'source');
+    await prepareWorkspace({ repoUrl: source, commit: shas[0] as string, workspaceDir: nextWorkspace(), cache });
+    const workspaceDir = nextWorkspace();
+    const logFile = path.join(root, 'copy-git.log');
+    const prepared = await prepareWorkspace({ repoUrl: source, commit: (shas[0] as string).toUpperCase(), workspaceDir, cache, logFile });
+    expect(existsSync(logFile)).toBe(false);
+    expect(prepared.commitSha).toBe(shas[0]);
+    expect(git(prepared.repoDir, ['rev-parse', 'HEAD']).trim()).toBe(shas[0]);
+    expect(() => git(prepared.repoDir, ['symbolic-ref', '-q', 'HEAD'])).toThrow();
+    expect(git(prepared.repoDir, ['log', '--all', '--format=%s']).trim()).toBe('first');
+    expect(git(prepared.repoDir, ['status', '--porcelain'])).toBe('');
+    expect(git(prepared.repoDir, ['remote']).trim()).toBe('');
+    expect(existsSync(path.join(prepared.repoDir, '.git', 'FETCH_HEAD'))).toBe(false);
+    expect(existsSync(path.join(prepared.repoDir, '.git', 'objects', 'info', 'alternates'))).toBe(false);
+    // What the sandbox later writes into the workspace never reaches the cached checkout.
+    const cached = path.join(cache.checkoutsDirectory, shas[0] as string);
+    await writeFile(path.join(prepared.repoDir, 'calc.py'), 'changed by the sandbox\n');
+    expect(await readFile(path.join(cached, 'calc.py'), 'utf8')).toContain('a - b');
+    expect((await stat(path.join(prepared.repoDir, 'calc.py'))).ino).not.toBe((await stat(path.join(cached, 'calc.py'))).ino);
+    // Only ready checkouts are left in the cache, no half-built one.
+    expect(await readdir(cache.checkoutsDirectory)).toEqual([shas[0]]);
   });
 
   it('caches a repository once and fetches only for a commit it does not hold', async () => {

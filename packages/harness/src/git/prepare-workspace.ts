@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { COMMIT_SHA_PATTERN, isRemoteRepositoryUrl } from '@agentbench/schemas';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
@@ -44,6 +45,8 @@ export interface PreparedWorkspace {
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
+/** A resolved sha (SHA-1 or SHA-256), lower case: safe as a folder name. */
+const CACHEABLE_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** A local mirror folder may be named with or without `.git`. */
 async function localCandidate(localPath: string): Promise<string> {
@@ -134,7 +137,7 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
   if (!(await pathExists(source))) fail(new Error(`fatal: repository '${source}' does not exist`));
 
   // A branch, a tag or a short sha cannot be fetched by name from a sha: resolve it in the source.
-  let commitSha = commit;
+  let commitSha = FULL_SHA.test(commit) ? commit.toLowerCase() : commit;
   if (!FULL_SHA.test(commit)) {
     try {
       const gitDirectory = await gitDirectoryOf(source);
@@ -145,27 +148,20 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
     }
     if (!COMMIT_SHA_PATTERN.test(commitSha)) fail(new Error(`cannot resolve ${commit} to a commit (git printed "${commitSha}")`), 'git_checkout');
   }
+  // Stage reports (and the stage a failure is recorded under) follow the checkout's progress.
+  const onStage = (next: RepositoryStage): void => {
+    stage = next;
+    options.onStage?.(next);
+  };
+  const checkout: PinnedCheckout = { source, commitSha, workspaceDir, gitOptions, onStage };
+  // Only a full sha names a cached checkout (it is a folder name); a cache is used when the caller gave one.
+  const checkoutsDir = CACHEABLE_SHA.test(commitSha) ? options.cache?.checkoutsDirectory : undefined;
+  let checkoutMs = 0;
   try {
-    await mkdir(repoDir);
-    await runGit(['init', '--initial-branch=main', repoDir], { cwd: workspaceDir, ...gitOptions });
-    await runGit(['fetch', '--no-tags', '--no-write-fetch-head', source, commitSha], { cwd: repoDir, ...gitOptions });
-  } catch (error) {
-    fail(await explainFetchFailure(error, source, commitSha, workspaceDir, gitOptions));
-  }
-  const cloneMs = performance.now() - cloneStarted;
-
-  stage = 'git_checkout';
-  options.onStage?.('git_checkout');
-  const checkoutStarted = performance.now();
-  try {
-    await runGit(['-c', 'advice.detachedHead=false', 'checkout', '--detach', commitSha], { cwd: repoDir, ...gitOptions });
-    const head = (await readFile(path.join(repoDir, '.git', 'HEAD'), 'utf8')).trim();
-    if (!FULL_SHA.test(head)) throw new Error(`HEAD is "${head}" after the checkout, not a commit`);
-    commitSha = head;
+    checkoutMs = checkoutsDir === undefined ? await checkOutPinnedCommit(repoDir, checkout) : await copyCheckout(checkoutsDir, repoDir, checkout);
   } catch (error) {
     fail(error);
   }
-  await rm(path.join(repoDir, '.git', 'FETCH_HEAD'), { force: true });
   const prepared: PreparedWorkspace = {
     repoDir,
     commitSha,
@@ -173,9 +169,72 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
     sourceGitDir: await gitDirectoryOf(source),
     isFromCache,
     didFetch,
-    cloneMs,
-    checkoutMs: performance.now() - checkoutStarted,
+    cloneMs: performance.now() - cloneStarted - checkoutMs,
+    checkoutMs,
   };
   if (mirrored.rule !== undefined) prepared.mirroredUrl = mirrored.url;
   return prepared;
+}
+
+interface PinnedCheckout {
+  source: string;
+  commitSha: string;
+  workspaceDir: string;
+  gitOptions: { signal?: AbortSignal; logFile?: string };
+  onStage: (stage: RepositoryStage) => void;
+}
+
+/**
+ * A fresh repository in `repoDir` that fetched only the pinned commit and its ancestors from the
+ * source, checked out detached; FETCH_HEAD removed. Returns the checkout's milliseconds.
+ */
+async function checkOutPinnedCommit(repoDir: string, checkout: PinnedCheckout): Promise<number> {
+  const { source, commitSha, workspaceDir, gitOptions } = checkout;
+  try {
+    await mkdir(repoDir);
+    await runGit(['init', '--initial-branch=main', repoDir], { cwd: workspaceDir, ...gitOptions });
+    await runGit(['fetch', '--no-tags', '--no-write-fetch-head', source, commitSha], { cwd: repoDir, ...gitOptions });
+  } catch (error) {
+    throw await explainFetchFailure(error, source, commitSha, workspaceDir, gitOptions);
+  }
+  checkout.onStage('git_checkout');
+  const checkoutStarted = performance.now();
+  await runGit(['-c', 'advice.detachedHead=false', 'checkout', '--detach', commitSha], { cwd: repoDir, ...gitOptions });
+  const head = (await readFile(path.join(repoDir, '.git', 'HEAD'), 'utf8')).trim();
+  if (head !== commitSha) throw new Error(`HEAD is "${head}" after the checkout, not ${commitSha}`);
+  await rm(path.join(repoDir, '.git', 'FETCH_HEAD'), { force: true });
+  return performance.now() - checkoutStarted;
+}
+
+/**
+ * The pinned commit's checkout, copied from the cache's ready one (made by checkOutPinnedCommit
+ * the first time a commit is asked for, in a temporary folder renamed into place, so a reader
+ * never sees half of one). A commit sha names its whole history, so the copy holds exactly what
+ * a fresh fetch would: the pinned commit and its ancestors, no remote, no later commit. It is a
+ * real copy, never linked: the sandbox writes the workspace, and nothing it writes may reach the
+ * cache. One copy instead of three git commands (six processes) on the attempt's critical path.
+ */
+async function copyCheckout(checkoutsDir: string, repoDir: string, checkout: PinnedCheckout): Promise<number> {
+  const ready = path.join(checkoutsDir, checkout.commitSha);
+  if (!(await pathExists(ready))) {
+    await mkdir(checkoutsDir, { recursive: true });
+    const building = path.join(checkoutsDir, `.${checkout.commitSha}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    try {
+      await mkdir(building);
+      await checkOutPinnedCommit(path.join(building, 'repo'), { ...checkout, workspaceDir: building });
+      // Another attempt may have put the same commit in place meanwhile: either copy will do.
+      await rename(path.join(building, 'repo'), ready).catch(async (error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || !(await pathExists(ready))) throw error;
+      });
+    } finally {
+      await rm(building, { recursive: true, force: true });
+    }
+  }
+  checkout.onStage('git_checkout');
+  const copyStarted = performance.now();
+  await cp(ready, repoDir, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true, preserveTimestamps: true });
+  const head = (await readFile(path.join(repoDir, '.git', 'HEAD'), 'utf8')).trim();
+  if (head !== checkout.commitSha) throw new Error(`HEAD is "${head}" in the cached checkout ${ready}, not ${checkout.commitSha}`);
+  return performance.now() - copyStarted;
 }

@@ -45,6 +45,14 @@ export class RepoCache {
     return path.join(base, 'agentbench', 'git');
   }
 
+  /**
+   * Ready checkouts of pinned commits, one folder per commit sha, that attempts copy instead of
+   * fetching and checking out again (see prepareWorkspace). A leading dot: no mirror's name.
+   */
+  get checkoutsDirectory(): string {
+    return path.join(this.directory, '.checkouts');
+  }
+
   /** Where the mirror of `url` lives (whether or not it exists yet). */
   pathFor(url: string): string {
     return path.join(this.directory, cacheFolderName(url));

@@ -55,6 +55,24 @@ describe('WorkTreeSnapshots (host git over a sandbox-written work tree)', () => 
     expect(diff).not.toContain('README');
   });
 
+  it('snapshots and lists the paths changed since a commit in one step, as changedPaths over the written tree does', async () => {
+    const snapshots = await create();
+    expect(await snapshots.snapshotComparedWith(commitSha)).toEqual({ snapshot: await snapshots.snapshot(), changed: [] });
+    await writeFile(path.join(workTree, 'src/app.py'), 'x = 2\n');
+    await writeFile(path.join(workTree, 'tests/test_app.py'), 'def test_x(): assert False\n');
+    await writeFile(path.join(workTree, 'new.txt'), 'new\n');
+    await rm(path.join(workTree, 'README'));
+    const pathspecs = [':(glob,exclude)tests/**'];
+    const { snapshot, changed } = await snapshots.snapshotComparedWith(commitSha, pathspecs);
+    expect(changed).toEqual([
+      { status: 'D', path: 'README' },
+      { status: 'A', path: 'new.txt' },
+      { status: 'M', path: 'src/app.py' },
+    ]);
+    expect(changed).toEqual(await snapshots.changedPaths(commitSha, snapshot.tree, pathspecs));
+    expect(snapshot.tree).toBe((await snapshots.snapshot()).tree);
+  });
+
   it('plain host git in the same work tree runs a planted fsmonitor (the danger this class removes)', async () => {
     const fsmonitor = GIT_VECTORS.find((vector) => vector.name === 'core.fsmonitor') as GitVector;
     execFileSync('sh', ['-c', `MARKER='${marker}'; export MARKER; ${fsmonitor.plant}`], { cwd: workTree, stdio: 'ignore' });

@@ -66,6 +66,22 @@ export class WorkTreeSnapshots {
 
   /** The work tree as it is now. Call it while no sandbox process can change the tree, where possible. */
   async snapshot(): Promise<WorkTreeSnapshot> {
+    return (await this.snapshotWith(async () => undefined)).snapshot;
+  }
+
+  /**
+   * The work tree as it is now, and the paths that differ from `from` (a commit or tree), limited to
+   * `pathspecs`: `changedPaths(from, snapshot.tree, pathspecs)` in one step. The paths are read from
+   * the snapshot's index while its tree is written, one git process after the other on the
+   * attempt's critical path instead of two.
+   */
+  async snapshotComparedWith(from: string, pathspecs: readonly string[] = []): Promise<{ snapshot: WorkTreeSnapshot; changed: ChangedPath[] }> {
+    const { snapshot, extra } = await this.snapshotWith((options) => runIsolatedGit(['diff-index', '--cached', '-r', '-z', '--no-renames', '--name-status', from, '--', ...pathspecs], options));
+    return { snapshot, changed: parseNameStatus(extra as Buffer) };
+  }
+
+  /** Adds the work tree to a fresh index of the pinned commit, then writes its tree while `beside` reads the index. */
+  private async snapshotWith<T>(beside: (options: IsolatedGitOptions) => Promise<T>): Promise<{ snapshot: WorkTreeSnapshot; extra: T }> {
     const workTree = await checkedWorkTree(this.options.workTree);
     const indexFile = path.join(this.options.gitDir, 'snapshot.index');
     const options: IsolatedGitOptions = { ...this.gitOptions, workTree, indexFile };
@@ -77,8 +93,9 @@ export class WorkTreeSnapshots {
       await runIsolatedGit(['add', '--all', '--ignore-errors', '--', '.', ...excluded], options).catch((error: unknown) => {
         if (!(error instanceof IsolatedGitError) || !/unable to index|can only add regular files/.test(error.message)) throw error;
       });
-      const tree = (await runIsolatedGit(['write-tree'], options)).toString('utf8').trim();
-      return { tree, skippedLargeFiles };
+      // write-tree replaces the index by a rename (it adds its cache of trees): a reader beside it sees one whole index or the other, of the same entries.
+      const [written, extra] = await Promise.all([runIsolatedGit(['write-tree'], options), beside(options)]);
+      return { snapshot: { tree: written.toString('utf8').trim(), skippedLargeFiles }, extra };
     } finally {
       await rm(indexFile, { force: true });
     }
@@ -86,13 +103,7 @@ export class WorkTreeSnapshots {
 
   /** Paths that differ between two snapshots (or the pinned commit), limited to `pathspecs` when given. */
   async changedPaths(from: string, to: string, pathspecs: readonly string[] = []): Promise<ChangedPath[]> {
-    const output = await runIsolatedGit(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to, '--', ...pathspecs], this.gitOptions);
-    const fields = output.toString('utf8').split('\0');
-    const changed: ChangedPath[] = [];
-    for (let index = 0; index + 1 < fields.length; index += 2) {
-      changed.push({ status: fields[index] as string, path: fields[index + 1] as string });
-    }
-    return changed;
+    return parseNameStatus(await runIsolatedGit(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to, '--', ...pathspecs], this.gitOptions));
   }
 
   /** A binary-safe patch from one snapshot to another, limited to `pathspecs` when given. */
@@ -104,6 +115,16 @@ export class WorkTreeSnapshots {
   async remove(): Promise<void> {
     await rm(this.options.gitDir, { recursive: true, force: true });
   }
+}
+
+/** `--name-status -z` output (no renames): status and path, NUL-separated. */
+function parseNameStatus(output: Buffer): ChangedPath[] {
+  const fields = output.toString('utf8').split('\0');
+  const changed: ChangedPath[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    changed.push({ status: fields[index] as string, path: fields[index + 1] as string });
+  }
+  return changed;
 }
 
 /** The index of the pinned commit that each snapshot copies. */

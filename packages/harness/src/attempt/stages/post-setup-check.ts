@@ -61,9 +61,8 @@ export function prepareSnapshots(context: AttemptContext, prepared: PreparedWork
 export async function readPostSetupTree(context: AttemptContext, prepared: PreparedWorkspace, snapshotsReady: Promise<WorkTreeSnapshots>): Promise<PostSetupReading> {
   const startedAt = performance.now();
   const snapshots = await snapshotsReady;
-  const afterSetup = await snapshots.snapshot();
   const pathspecs = excludingPathspecs(protectedPathspecs(context.task));
-  const changed = await snapshots.changedPaths(prepared.commitSha, afterSetup.tree, pathspecs);
+  const { snapshot: afterSetup, changed } = await snapshots.snapshotComparedWith(prepared.commitSha, pathspecs);
   const diff = changed.length === 0 ? '' : (await snapshots.diff(prepared.commitSha, afterSetup.tree, pathspecs)).toString('utf8');
   context.gitMs += performance.now() - startedAt;
   return { snapshots, afterSetupTree: afterSetup.tree, changed, diff, startedAt };

@@ -6,6 +6,7 @@ import type { ExecResult, Sandbox, SandboxSpec } from '@agentbench/sandbox';
 import type { BaselineValidationResult, FailureReason, LoadedTask, Suspicion } from '@agentbench/schemas';
 import { failureReasonForError } from '@agentbench/scoring';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
+import type { BackgroundRemovals } from '../artifacts/background-removals.js';
 import { discardSandboxWorkspace, keepSandboxWorkspace } from '../artifacts/keep-sandbox-workspace.js';
 import { relativeToRun, type AttemptPaths } from '../artifacts/attempt-paths.js';
 import { maxOutputBytesFor, TruncatedLogs } from '../plan/output-limits.js';
@@ -44,6 +45,12 @@ export interface AttemptContextOptions {
    * the sandbox is gone, neither sanitized nor measured, and the record names none. Default false.
    */
   discardWorkspace?: boolean;
+  /**
+   * With `discardWorkspace`: the run's background removals, which remove the workspace after the
+   * sandbox is gone without the attempt waiting for it (the run awaits them before it ends).
+   * Default: the attempt removes it itself before it returns.
+   */
+  workspaceRemovals?: BackgroundRemovals;
   /** Bytes of stdout and of stderr each command's log keeps. Default: the task's `environment.max_output_bytes`, else 10 MiB. */
   maxOutputBytes?: number;
 }
@@ -307,6 +314,9 @@ export class AttemptContext {
     if (this.artifacts['workspace'] === undefined) return;
     if (this.options.discardWorkspace === true) {
       delete this.artifacts['workspace'];
+      const removals = this.options.workspaceRemovals;
+      // A rename that fails (it should not: same folder) leaves the removal to the attempt, as without removals.
+      if (removals !== undefined && (await removals.start(this.paths.workspaceDir).then(() => true, () => false))) return;
       const failure = await discardSandboxWorkspace(this.paths.workspaceDir);
       if (failure !== undefined) this.notes.push(failure);
       return;

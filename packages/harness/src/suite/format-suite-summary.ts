@@ -44,6 +44,8 @@ export function formatSuiteSummary(result: ValidateSuiteResult, options: { suite
     );
   }
   lines.push(`run: ${result.runDir}`);
+  // The message may name a file the sandbox wrote: one escaped line each.
+  for (const failure of result.workspaceRemovalFailures ?? []) lines.push(`warning: ${outputExcerpt(failure, { maxCharacters: MESSAGE_EXCERPT_CHARACTERS })}`);
   if (result.isInterrupted) {
     lines.push(`interrupted: resume with \`${options.resumeCommand ?? `ab validate-suite ${options.suite} --resume ${result.runDir}`}\``);
   }

@@ -30,6 +30,8 @@ export interface ValidateSuiteResult {
   durationMs: number;
   /** With `--oracle-runs`: what `validity.json` holds. */
   validity?: SuiteValidity;
+  /** Workspaces (`keepWorkspaces: 'none'`) that could not be removed, and why; absent when every one was. */
+  workspaceRemovalFailures?: string[];
   /** What the run's pool of warm sandboxes handed out (absent: the run had no pool). */
   sandboxPool?: SandboxPoolStats;
 }

@@ -8,6 +8,7 @@ import { ulid } from 'ulid';
 import { suiteAttemptPaths } from '../artifacts/attempt-paths.js';
 import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
+import { BackgroundRemovals } from '../artifacts/background-removals.js';
 import { executeAttempt, type AttemptOutcome, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
 import type { SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from '../run/remove-run-leftovers.js';
@@ -203,6 +204,10 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const cache = options.cache ?? new RepoCache();
   const retention = options.keepWorkspaces ?? 'failed';
   const budget = options.artifactBudget ?? new ArtifactBudget();
+  // Keeping none: each workspace is removed in the background once its sandbox is gone (the next
+  // task does not wait for it); the run awaits every removal before it ends (cleanup below).
+  const workspaceRemovals = retention === 'none' ? new BackgroundRemovals() : undefined;
+  let workspaceRemovalFailures: string[] = [];
 
   // One try of a task's baseline, on the sandboxes the driver gives it (its engine's, with an engines list).
   const runTry = async (taskId: string, input: TryInput, run: StartedRun): Promise<AttemptOutcome> => {
@@ -223,6 +228,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       // Keeping none, the attempt removes it uncleaned (no sanitizing or measuring walk).
       artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
       discardWorkspace: retention === 'none',
+      ...(workspaceRemovals === undefined ? {} : { workspaceRemovals }),
     });
   };
 
@@ -343,6 +349,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       return { status: failure !== undefined ? 'failed' : isInterrupted ? 'interrupted' : 'completed', counts: countResults(ordered), ...(failure === undefined ? {} : { failure }) };
     },
     cleanup: async ({ runId }) => {
+      if (workspaceRemovals !== undefined) workspaceRemovalFailures = await workspaceRemovals.settle();
       await networkHolders?.dispose();
       if (networkHolders !== undefined) {
         const left = await removeRunLeftovers({ runId });
@@ -363,6 +370,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
     isResumed,
     durationMs: performance.now() - started,
     ...(validity === undefined ? {} : { validity }),
+    ...(workspaceRemovalFailures.length === 0 ? {} : { workspaceRemovalFailures }),
     ...(driven.pool === undefined ? {} : { sandboxPool: driven.pool.stats() }),
   };
   options.onEvent?.({ type: 'suite-finished', result: suiteResult });

@@ -1,24 +1,19 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
+import { describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { BackgroundRemovals } from './background-removals.js';
 
 describe('BackgroundRemovals', () => {
-  let root: string;
-  beforeEach(() => {
-    root = makeTemporaryDirectory('background-removals');
-  });
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const temporary = useTemporaryDirectory({ prefix: 'background-removals-' });
+  const root = (): string => temporary.path;
 
   it('frees the workspace path at once, removes the folder in the background without following its links, and is done when settled', async () => {
-    const outside = path.join(root, 'host-files');
+    const outside = path.join(root(), 'host-files');
     await mkdir(outside);
     await writeFile(path.join(outside, 'keep.txt'), 'host\n');
-    const workspaces = path.join(root, 'workspace');
+    const workspaces = path.join(root(), 'workspace');
     const workspaceDir = path.join(workspaces, 'task_a');
     await mkdir(path.join(workspaceDir, 'repo', 'deep'), { recursive: true });
     for (let index = 0; index < 50; index += 1) await writeFile(path.join(workspaceDir, 'repo', 'deep', `file-${index}.txt`), 'x');
@@ -40,13 +35,13 @@ describe('BackgroundRemovals', () => {
 
   it('has nothing to do for a folder that is not there', async () => {
     const removals = new BackgroundRemovals();
-    await removals.start(path.join(root, 'never-made'));
+    await removals.start(path.join(root(), 'never-made'));
     expect(await removals.settle()).toEqual([]);
   });
 
   it('throws when the folder cannot be moved, so the caller removes it in place', async () => {
     const removals = new BackgroundRemovals();
-    const file = path.join(root, 'a-file');
+    const file = path.join(root(), 'a-file');
     await writeFile(file, 'x');
     await expect(removals.start(path.join(file, 'below-a-file'))).rejects.toThrow(/ENOTDIR/);
     expect(await removals.settle()).toEqual([]);

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
+import { describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { RepoCache } from '../git/repo-cache.js';
 import type { SuiteEvent } from './suite-types.js';
 import { validateSuite } from './validate-suite.js';
@@ -12,19 +12,14 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const toyTask = path.resolve(here, '../../../../tasks/custom-dev/toy_fail_pytest/task.yaml');
 const toyRepository = path.resolve(here, '../../../../fixtures/repos/toy_repo.git');
 
-let root: string;
-beforeEach(() => {
-  root = makeTemporaryDirectory('suite-workspaces');
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const temporary = useTemporaryDirectory({ prefix: 'suite-workspaces-' });
+const root = (): string => temporary.path;
 
 // No engine: each attempt clones, fails to get its sandbox and discards its workspace.
 describe('validateSuite keeping no workspace', () => {
   it('frees each workspace before the task is reported finished and ends with every one removed', async () => {
     const text = await readFile(toyTask, 'utf8');
-    const tasksDir = path.join(root, 'tasks');
+    const tasksDir = path.join(root(), 'tasks');
     for (const id of ['a', 'b']) {
       await mkdir(path.join(tasksDir, 's', id), { recursive: true });
       await writeFile(path.join(tasksDir, 's', id, 'task.yaml'), text.replace('id: toy_fail_pytest', `id: ${id}`).replace('suite: custom-dev', 'suite: s').replace('url: ../../../fixtures/repos/toy_repo.git', `url: ${toyRepository}`));
@@ -34,9 +29,9 @@ describe('validateSuite keeping no workspace', () => {
     const result = await validateSuite({
       suite: 's',
       tasksDir,
-      outDir: path.join(root, 'out'),
+      outDir: path.join(root(), 'out'),
       mirrors: [],
-      cache: new RepoCache({ directory: path.join(root, 'cache') }),
+      cache: new RepoCache({ directory: path.join(root(), 'cache') }),
       concurrency: 1,
       keepWorkspaces: 'none',
       createSandbox: () => Promise.reject(new Error('no engine in this test')),

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { COMMIT_SHA_PATTERN, isRemoteRepositoryUrl } from '@agentbench/schemas';
 import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js';
@@ -233,8 +235,23 @@ async function copyCheckout(checkoutsDir: string, repoDir: string, checkout: Pin
   }
   checkout.onStage('git_checkout');
   const copyStarted = performance.now();
-  await cp(ready, repoDir, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true, preserveTimestamps: true });
+  // One cp process (links copied as links, modes and times kept): several times faster than fs.cp's
+  // file-by-file copy on a busy host (a toy checkout: 70–120 ms against 120–550 ms at load 12).
+  // repoDir does not exist yet, so cp makes it as the copy of `ready`.
+  await copyFolder(ready, repoDir, checkout.gitOptions.signal);
   const head = (await readFile(path.join(repoDir, '.git', 'HEAD'), 'utf8')).trim();
   if (head !== checkout.commitSha) throw new Error(`HEAD is "${head}" in the cached checkout ${ready}, not ${checkout.commitSha}`);
   return performance.now() - copyStarted;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** `cp -R -P -p from to`: `to` must not exist. Both are the harness's own paths (the cache's, the staging folder's). */
+async function copyFolder(from: string, to: string, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await execFileAsync('cp', ['-R', '-P', '-p', '--', from, to], { ...(signal === undefined ? {} : { signal }), maxBuffer: 1024 * 1024 });
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`cannot copy the cached checkout ${from} to ${to}: ${stderr || (error instanceof Error ? error.message : String(error))}`, { cause: error });
+  }
 }

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
+import { repositoryRoot } from '../../../test-support/fixture-repositories.js';
 import { useTemporaryDirectory } from '../../../test-support/temporary-directory.js';
 import { allCommands, commandsFor } from '../src/commands/index.js';
 import { COMMAND_SUMMARIES } from '../src/commands/command-summaries.js';
@@ -87,5 +88,11 @@ describe.skipIf(skipReason !== undefined)('the built ab', () => {
       expect(modules.some((url) => url.includes('/bin.js')), args.join(' ')).toBe(true);
       expect(modules.filter((url) => /\/(harness|sandbox|scenario-runner|report)\/dist\/|\/dockerode\//.test(url)), args.join(' ')).toEqual([]);
     }
+  });
+
+  it('loads the openai package only for a model call (agent-loop and evaluators import it on first use)', async () => {
+    const modules = await modulesLoadedBy(['validate', path.join(repositoryRoot, 'tasks/custom-dev/toy_fail_pytest/task.yaml')]);
+    expect(modules.some((url) => /\/(agent-loop|evaluators)\/dist\//.test(url))).toBe(true);
+    expect(modules.filter((url) => url.includes('/openai/'))).toEqual([]);
   });
 });

@@ -36,6 +36,7 @@ export const BENCHES = [
   'packages/scenario-runner/bench/scenario.bench.mjs',
   'packages/report/bench/report-scale.bench.mjs',
   'apps/cli/bench/bad-inputs.bench.mjs',
+  'apps/cli/bench/ab-process.bench.mjs',
 ];
 
 /** The command line: `{ isQuick, jsonFile, only }`; throws on an unknown flag or a --json without a file. */

@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { findAgentDefinition, installAgent, isAgentInstalled, listAgentDefinitions } from '@agentbench/installed-agents';
 import { UsageError } from '../usage-error.js';
 import { jsonOption } from '../json-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 // `ab agents list` and `ab agents install NAME[@VERSION]`: the CLI agents AgentBench can run
 // (definitions as data) and their checksummed host cache. Running one is not wired yet (see docs/agents.md).
@@ -113,8 +114,7 @@ const installCommand: CommandModule<object, InstallArguments> = {
 };
 
 export const agentsCommand: CommandModule = {
-  command: 'agents <command>',
-  describe: 'List the CLI agents (Claude Code, Codex, Qwen Code, any command) and install them into the host cache',
+  ...COMMAND_SUMMARIES.agents,
   builder: (yargs) => yargs.command(listCommand as never).command(installCommand as never).demandCommand(1, 'Name a subcommand: list or install'),
   handler: () => {},
 };

@@ -1,11 +1,11 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../usage-error.js';
 import { runCommandHandler, runOptions, type RunArguments } from './run.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 /** `ab bench-models`: `ab run` with several models, under its old name (same flags, same run folder). */
 export const benchModelsCommand: CommandModule<object, RunArguments> = {
-  command: 'bench-models',
-  describe: 'Run the same tasks across several models and compare them (an alias of ab run with --models)',
+  ...COMMAND_SUMMARIES['bench-models'],
   builder: (yargs) =>
     runOptions(yargs)
       .check((argv) => {

@@ -8,6 +8,7 @@ import {
 } from '@agentbench/sandbox';
 import { describeManagedImage } from '../describe-managed-image.js';
 import { ENGINES_OPTION, openEngineSet } from '../engines-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface CleanupArguments {
   'run-id'?: string;
@@ -16,8 +17,7 @@ interface CleanupArguments {
 }
 
 export const cleanupCommand: CommandModule<object, CleanupArguments> = {
-  command: 'cleanup',
-  describe: 'Remove containers AgentBench left behind (after a crash or kill -9), and the temporary images of gVisor moves and verdict snapshots',
+  ...COMMAND_SUMMARIES.cleanup,
   builder: (yargs) =>
     yargs
       .option('run-id', { type: 'string', describe: 'Only containers of this run' })

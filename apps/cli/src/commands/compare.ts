@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { COMPARISON_FORMATS, DEFAULT_COMPARE_ALPHA, formatReadProblem, generateComparison, type ComparisonFormat, type ReadProblem } from '@agentbench/report';
 import { UsageError } from '../usage-error.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface CompareArguments {
   runA: string;
@@ -18,8 +19,7 @@ const SHOWN_PROBLEMS = 10;
 export const EXIT_CODE_REGRESSION = 1;
 
 export const compareCommand: CommandModule<object, CompareArguments> = {
-  command: 'compare <runA> <runB>',
-  describe: 'Compare run B with run A: regressions, fixes, significance, cost deltas and where trajectories diverge',
+  ...COMMAND_SUMMARIES.compare,
   builder: (yargs) =>
     yargs
       .positional('runA', { type: 'string', demandOption: true, describe: 'The reference run folder (before the change)' })

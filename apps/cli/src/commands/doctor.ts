@@ -3,6 +3,7 @@ import { checkEngines, runDoctor, type DoctorCheck } from '@agentbench/sandbox';
 import { ENGINES_OPTION, openEngineSet } from '../engines-option.js';
 import { jsonOption } from '../json-option.js';
 import { runnerImageOption } from '../runner-image-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface DoctorArguments {
   image: string;
@@ -13,8 +14,7 @@ interface DoctorArguments {
 const marks: Record<DoctorCheck['status'], string> = { ok: 'ok', warn: 'WARN', fail: 'FAIL', skip: 'skip' };
 
 export const doctorCommand: CommandModule<object, DoctorArguments> = {
-  command: 'doctor',
-  describe: 'List the registered sandbox backends; check the Docker engine, runner image, network isolation, gVisor (runsc), bwrap, local and leftover containers (and the temporary images of gVisor moves and verdict snapshots)',
+  ...COMMAND_SUMMARIES.doctor,
   builder: (yargs) =>
     yargs
       .option('image', runnerImageOption('Runner image to check'))

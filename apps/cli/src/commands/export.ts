@@ -7,6 +7,7 @@ import { isRecord } from '@agentbench/helpers';
 import { agentTranscript, attemptToAtif, parseEventLines, parseJsonLines, TrajectoryError, type AtifExportInput } from '@agentbench/trajectories';
 import { UsageError } from '../usage-error.js';
 import { CLI_VERSION } from '../version.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 const EXPORT_FORMATS = ['atif'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -108,8 +109,7 @@ export async function exportAttemptTrajectory(folder: string): Promise<ReturnTyp
 }
 
 export const exportCommand: CommandModule<object, ExportArguments> = {
-  command: 'export <folder>',
-  describe: "Write an attempt's trajectory in a standard format (ATIF: Harbor's Agent Trajectory Interchange Format)",
+  ...COMMAND_SUMMARIES.export,
   builder: (yargs) =>
     yargs
       .positional('folder', { type: 'string', demandOption: true, describe: 'An agent attempt folder: the one holding events.jsonl (our agent, the scripted agent, or an installed agent such as codex)' })

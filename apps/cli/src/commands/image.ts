@@ -6,6 +6,7 @@ import { EngineSet, ensureRootfs, pingEngine } from '@agentbench/sandbox';
 import { UsageError } from '../usage-error.js';
 import { ENGINES_OPTION, enginesArgument, pickEngine } from '../engines-option.js';
 import { runnerImageOption } from '../runner-image-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 // The offline build script lives in the repository's docker/ folder (src/ and dist/ are both two levels down).
 const buildScript = fileURLToPath(new URL('../../../../docker/py-runner/build-offline.sh', import.meta.url));
@@ -96,8 +97,7 @@ const pushCommand: CommandModule<object, PushArguments> = {
 };
 
 export const imageCommand: CommandModule = {
-  command: 'image <command>',
-  describe: 'Build, export or send the runner image',
+  ...COMMAND_SUMMARIES.image,
   builder: (yargs) => yargs.command(buildCommand as never).command(exportRootfsCommand as never).command(pushCommand as never).demandCommand(1),
   handler: () => {},
 };

@@ -9,6 +9,7 @@ import {
 } from '@agentbench/swebench';
 import { jsonOption } from '../json-option.js';
 import { runnerImageOption } from '../runner-image-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface ImportSwebenchArguments {
   file: string;
@@ -29,8 +30,7 @@ function splitIds(values: readonly string[] | undefined): string[] | undefined {
 }
 
 export const importSwebenchCommand: CommandModule<object, ImportSwebenchArguments> = {
-  command: 'import-swebench <file>',
-  describe: 'Convert SWE-bench instance records (.jsonl or .json) into task folders',
+  ...COMMAND_SUMMARIES['import-swebench'],
   builder: (yargs) =>
     yargs
       .positional('file', { type: 'string', demandOption: true, describe: 'SWE-bench records: JSON Lines (.jsonl) or a JSON array (.json)' })

@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { formatIssue, loadSuite } from '@agentbench/schemas';
 import { jsonOption } from '../json-option.js';
 import { SUITE_POSITIONAL, TASKS_FOLDER_OPTION } from '../suite-options.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface ListTasksArguments {
   suite: string;
@@ -10,8 +11,7 @@ interface ListTasksArguments {
 }
 
 export const listTasksCommand: CommandModule<object, ListTasksArguments> = {
-  command: 'list-tasks <suite>',
-  describe: 'List the task ids of a suite',
+  ...COMMAND_SUMMARIES['list-tasks'],
   builder: (yargs) =>
     yargs
       .positional('suite', SUITE_POSITIONAL)

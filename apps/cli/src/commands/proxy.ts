@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { checkUpstream, formatDivergence, readCassette, startModelProxy, type ModelProxyMode } from '@agentbench/cassette';
 import { UsageError } from '../usage-error.js';
 import { LOOPBACK_PORT_OPTION } from '../loopback-port-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface ProxyArguments {
   record: string | undefined;
@@ -26,8 +27,7 @@ function untilInterrupted(): Promise<void> {
 }
 
 export const proxyCommand: CommandModule<object, ProxyArguments> = {
-  command: 'proxy',
-  describe: 'Serve an OpenAI-compatible endpoint on loopback that records model exchanges to a cassette, or replays them from one',
+  ...COMMAND_SUMMARIES.proxy,
   builder: (yargs) =>
     yargs
       .option('record', { type: 'string', describe: 'Cassette file to record to (forwarding to --upstream)' })

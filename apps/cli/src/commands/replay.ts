@@ -7,6 +7,7 @@ import { backendOption } from '../backend-option.js';
 import { agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../agent-option.js';
 import { UsageError } from '../usage-error.js';
 import { jsonOption } from '../json-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface ReplayArguments {
   runDir: string;
@@ -21,8 +22,7 @@ export interface ReplayArguments {
 }
 
 export const replayCommand: CommandModule<object, ReplayArguments> = {
-  command: 'replay <runDir>',
-  describe: 'Re-run a recorded agent attempt or scenario run with its models served from its cassette, offline, and compare the two',
+  ...COMMAND_SUMMARIES.replay,
   builder: (yargs) =>
     yargs
       .positional('runDir', {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatReadProblem, generateReport, REPORT_FORMATS, type GenerateReportOptions, type ReportFormat } from '@agentbench/report';
 import { REPORT_TITLE_OPTION } from '../report-title-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface ReportArguments {
   runDirs: string[];
@@ -15,8 +16,7 @@ export interface ReportArguments {
 const SHOWN_PROBLEMS = 10;
 
 export const reportCommand: CommandModule<object, ReportArguments> = {
-  command: 'report <runDirs..>',
-  describe: 'Build a report (HTML, JUnit XML, JSON or Markdown) from run folders, from their artifacts alone',
+  ...COMMAND_SUMMARIES.report,
   builder: (yargs) =>
     yargs
       .positional('runDirs', { type: 'string', array: true, demandOption: true, describe: 'Run folders (suite runs, agent runs, scenario or matrix runs); several are shown side by side, and two (A B) are also compared as `ab compare A B` does in the html and md reports' })

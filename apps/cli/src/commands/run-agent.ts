@@ -19,6 +19,7 @@ import { AGENT_OPTION, agentArgument, INSTRUCTION_TEMPLATE_OPTION } from '../age
 import { jsonOption } from '../json-option.js';
 import { artifactsFolderOption } from '../artifacts-folder-option.js';
 import { MAX_STEPS_OPTION } from '../max-steps-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 // Keys as yargs types them: options keep their kebab-case names.
 export interface RunAgentArguments {
@@ -62,8 +63,7 @@ function describeEvent(event: AgentEvent): string | undefined {
 }
 
 export const runAgentCommand: CommandModule<object, RunAgentArguments> = {
-  command: 'run-agent',
-  describe: 'Run an agent on a task in a sandbox and record the attempt',
+  ...COMMAND_SUMMARIES['run-agent'],
   builder: (yargs) =>
     yargs
       .option('task', { type: 'string', demandOption: true, describe: 'The task.yaml to attempt' })

@@ -7,6 +7,7 @@ import { ARTIFACT_BUDGET_OPTION, artifactBudgetArgument, runDiskUseLine } from '
 import { MAX_OUTPUT_BYTES_OPTION, maxOutputBytesArgument, terminalMessage } from '../output-options.js';
 import { jsonOption } from '../json-option.js';
 import { artifactsFolderOption } from '../artifacts-folder-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface RunTaskArguments {
   task: string;
@@ -19,8 +20,7 @@ export interface RunTaskArguments {
 }
 
 export const runTaskCommand: CommandModule<object, RunTaskArguments> = {
-  command: 'run-task <task>',
-  describe: "Clone a task's repository, run its setup and tests in a sandbox, and keep every artifact",
+  ...COMMAND_SUMMARIES['run-task'],
   builder: (yargs) =>
     yargs
       .positional('task', { type: 'string', demandOption: true, describe: 'The task.yaml to run' })

@@ -12,6 +12,7 @@ import { jsonOption } from '../json-option.js';
 import { START_ORDER_OPTION, type StartOrder } from '../start-order-option.js';
 import { MAX_STEPS_OPTION } from '../max-steps-option.js';
 import { INCLUDE_FLAKY_OPTION, TASKS_FOLDER_OPTION } from '../suite-options.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface RunArguments {
   task?: string;
@@ -212,8 +213,7 @@ export async function runCommandHandler(argv: RunArguments): Promise<void> {
 }
 
 export const runCommand: CommandModule<object, RunArguments> = {
-  command: 'run',
-  describe: 'Agent attempts at scale: tasks × models × runs, retries of infrastructure failures, resumable (--resume), -j auto',
+  ...COMMAND_SUMMARIES.run,
   builder: (yargs) =>
     runOptions(yargs)
       .example('$0 run --suite custom-dev --agent scripted --runs 3 -j auto', 'Every task of a suite three times, concurrency growing while the host keeps up')

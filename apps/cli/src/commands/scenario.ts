@@ -18,6 +18,7 @@ import {
 import { terminalMessage } from '../output-options.js';
 import { WrongFileKindError } from '../wrong-file-kind-error.js';
 import { PLUGIN_OPTION } from '../plugin-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface SharedArguments {
   live: boolean;
@@ -212,8 +213,7 @@ const matrixCommand: CommandModule<object, MatrixArguments> = {
 
 /** `ab scenario run FILE` and `ab scenario matrix CONFIG`: thin wrappers over @agentbench/scenario-runner. */
 export const scenarioCommand: CommandModule<object, object> = {
-  command: 'scenario <command>',
-  describe: 'Run scenario files (mocks, conversations with a simulated user) and scenario matrices',
+  ...COMMAND_SUMMARIES.scenario,
   builder: (yargs) =>
     yargs
       .command(runCommand as unknown as CommandModule<object, object>)

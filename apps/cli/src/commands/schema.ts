@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { matrixJsonSchema, scenarioJsonSchema, taskJsonSchema } from '@agentbench/schemas';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 const schemaByFormat = { task: taskJsonSchema, scenario: scenarioJsonSchema, matrix: matrixJsonSchema };
 type Format = keyof typeof schemaByFormat;
@@ -11,8 +12,7 @@ interface SchemaArguments {
 }
 
 export const schemaCommand: CommandModule<object, SchemaArguments> = {
-  command: 'schema <format>',
-  describe: 'Print the JSON Schema of a file format, for editor autocompletion',
+  ...COMMAND_SUMMARIES.schema,
   builder: (yargs) =>
     yargs
       .positional('format', { choices: Object.keys(schemaByFormat) as Format[], demandOption: true })

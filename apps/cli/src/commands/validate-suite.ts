@@ -19,6 +19,7 @@ import { START_ORDER_OPTION, type StartOrder } from '../start-order-option.js';
 import { jsonOption } from '../json-option.js';
 import { artifactsFolderOption } from '../artifacts-folder-option.js';
 import { INCLUDE_FLAKY_OPTION, SUITE_POSITIONAL, TASKS_FOLDER_OPTION } from '../suite-options.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface ValidateSuiteArguments {
   suite: string;
@@ -38,8 +39,7 @@ export interface ValidateSuiteArguments {
 }
 
 export const validateSuiteCommand: CommandModule<object, ValidateSuiteArguments> = {
-  command: 'validate-suite <suite>',
-  describe: "Check that every task's tests fail before any change (baseline validation), several tasks at once",
+  ...COMMAND_SUMMARIES['validate-suite'],
   builder: (yargs) =>
     yargs
       .positional('suite', SUITE_POSITIONAL)

@@ -6,6 +6,7 @@ import { runChecks } from '@agentbench/scenario-runner';
 import { UsageError } from '../usage-error.js';
 import { jsonOption } from '../json-option.js';
 import { PLUGIN_OPTION } from '../plugin-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface ValidateArguments {
   files: string[];
@@ -38,9 +39,7 @@ async function expandInputs(inputs: string[]): Promise<string[]> {
 }
 
 export const validateCommand: CommandModule<object, ValidateArguments> = {
-  command: 'validate <files..>',
-  aliases: ['validate-task'],
-  describe: 'Lint task, scenario and matrix files without running anything',
+  ...COMMAND_SUMMARIES.validate,
   builder: (yargs) =>
     yargs
       .positional('files', { type: 'string', array: true, demandOption: true, describe: 'Files or folders to check' })

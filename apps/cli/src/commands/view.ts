@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { serveReport, type ReportServer, type ServeReportOptions } from '@agentbench/report';
 import { LOOPBACK_PORT_OPTION } from '../loopback-port-option.js';
 import { REPORT_TITLE_OPTION } from '../report-title-option.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface ViewArguments {
   runDirs: string[];
@@ -14,8 +15,7 @@ export interface ViewArguments {
 export const viewEvents = new EventEmitter<{ listening: [ReportServer] }>();
 
 export const viewCommand: CommandModule<object, ViewArguments> = {
-  command: 'view <runDirs..>',
-  describe: 'Serve the HTML report of run folders on 127.0.0.1 (re-read on every page load) until Ctrl+C',
+  ...COMMAND_SUMMARIES.view,
   builder: (yargs) =>
     yargs
       .positional('runDirs', { type: 'string', array: true, demandOption: true, describe: 'Run folders to show (several side by side)' })

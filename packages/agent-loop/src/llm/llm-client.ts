@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ConfigurationError } from '@agentbench/schemas';
 import { LlmError } from '../errors/llm-error.js';
 import { chatRequestBody, readChatCompletion } from './chat-completions-api.js';
 import type { LlmApi, LlmClient, LlmRequest, LlmResponse } from '../contract/llm-types.js';
 import { checkPricing, type ModelPricing } from './llm-usage.js';
-import { normalizeLlmError } from './normalize-llm-error.js';
+import { loadOpenAi, normalizeLlmError } from './normalize-llm-error.js';
 import { readResponse, responsesRequestBody } from './responses-api.js';
 import { backoffDelayMs, resolveRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import type { SamplingOptions } from './sampling-options.js';
@@ -72,13 +72,16 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   const sampling = options.sampling ?? {};
   const wait = options.sleep ?? abortableSleep;
   const random = options.random ?? Math.random;
-  const openai = new OpenAI({
-    apiKey,
-    baseURL: options.transportBaseURL ?? baseURL,
-    maxRetries: 0,
-    timeout: timeoutMs,
-    ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
-  });
+  // Made on the first call: the `openai` package is imported only by a process that calls a model.
+  let client: OpenAI | undefined;
+  const openAiClient = async (): Promise<OpenAI> =>
+    (client ??= new (await loadOpenAi()).default({
+      apiKey,
+      baseURL: options.transportBaseURL ?? baseURL,
+      maxRetries: 0,
+      timeout: timeoutMs,
+      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+    }));
   const errorContext = { baseURL, model, timeoutMs };
 
   async function tryOnce(request: LlmRequest, attempt: number, startedAt: number): Promise<LlmResponse> {
@@ -89,6 +92,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     let requestId: string | null;
     try {
       // The body is built and checked by us; the SDK's overloads would only restate it.
+      const openai = await openAiClient();
       const call =
         api === 'chat'
           ? openai.chat.completions.create(body as never, requestOptions)

@@ -1,9 +1,5 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
+import type * as OpenAiModule from 'openai';
+import type { APIError } from 'openai';
 import { LlmError } from '../errors/llm-error.js';
 import { parseRetryAfter } from './retry-policy.js';
 
@@ -12,20 +8,32 @@ import { parseRetryAfter } from './retry-policy.js';
  * Matched on the `openai` classes first, then on shapes (a copy of `openai` elsewhere in
  * node_modules throws its own classes).
  */
+// The `openai` package (~240 modules, ~0.5 s of CPU to import) is loaded on a client's first call, not
+// when this package is: `ab run` with the scripted agent, `ab validate` and the like never call a model.
+let openAi: typeof OpenAiModule | undefined;
+
+/** The `openai` package, imported once, on the first model call. */
+export async function loadOpenAi(): Promise<typeof OpenAiModule> {
+  openAi ??= await import('openai');
+  return openAi;
+}
+
 export function normalizeLlmError(error: unknown, context: { baseURL: string; model: string; timeoutMs: number }): LlmError {
   if (LlmError.isInstance(error)) return error;
+  // Before the package is loaded no error of its classes can exist: the shapes below still apply.
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openAi ?? {};
   const where = `${context.baseURL} (model ${context.model})`;
-  if (error instanceof APIUserAbortError || isAbortError(error)) {
+  if ((APIUserAbortError !== undefined && error instanceof APIUserAbortError) || isAbortError(error)) {
     return new LlmError(`request to ${where} was aborted`, { kind: 'aborted', isRetryable: false, cause: error });
   }
-  if (error instanceof APIConnectionTimeoutError) {
+  if (APIConnectionTimeoutError !== undefined && error instanceof APIConnectionTimeoutError) {
     return new LlmError(`request to ${where} timed out after ${context.timeoutMs} ms`, { kind: 'timeout', isRetryable: true, cause: error });
   }
-  if (error instanceof APIConnectionError) {
+  if (APIConnectionError !== undefined && error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return new LlmError(`could not reach ${where}${cause}`, { kind: 'network', isRetryable: true, cause: error });
   }
-  if (error instanceof APIError || isApiErrorShape(error)) {
+  if ((APIError !== undefined && error instanceof APIError) || isApiErrorShape(error)) {
     const status = (error as APIError).status;
     const headers = (error as APIError).headers;
     const requestId = (error as APIError).requestID ?? undefined;

@@ -1,4 +1,6 @@
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type * as OpenAiModule from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
 import { JudgeError } from './judge-error.js';
 import { JudgeCache, judgeCacheKey, type StructuredOutputTransport, type TokenUsage } from './judge-cache.js';
 import { judgeModelFor, resolveJudgeConfiguration, type JudgeClientOptions, type JudgeConfiguration } from './judge-configuration.js';
@@ -62,6 +64,20 @@ function usageOf(completion: OpenAI.Chat.Completions.ChatCompletion): TokenUsage
   };
 }
 
+// The `openai` package (~240 modules, ~0.5 s of CPU to import) is loaded on a judge's first request, not
+// when this package is: most processes that load the evaluators never ask a judge.
+let openAi: typeof OpenAiModule | undefined;
+
+async function loadOpenAi(): Promise<typeof OpenAiModule> {
+  openAi ??= await import('openai');
+  return openAi;
+}
+
+/** `error` is an instance of the package's `name` class; before the package is loaded none can exist. */
+function isOpenAiError<Name extends 'APIError' | 'APIUserAbortError' | 'APIConnectionTimeoutError'>(error: unknown, name: Name): error is InstanceType<(typeof OpenAiModule)[Name]> {
+  return openAi !== undefined && error instanceof openAi[name];
+}
+
 function errorText(error: APIError): string {
   let body = '';
   try {
@@ -74,7 +90,7 @@ function errorText(error: APIError): string {
 
 /** A 400/422 that complains about structured output: the model or server does not support the JSON schema format. */
 export function isStructuredOutputRefusal(error: unknown): boolean {
-  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
+  if (!isOpenAiError(error, 'APIError') || (error.status !== 400 && error.status !== 422)) return false;
   return /response_format|json_schema|structured output/i.test(errorText(error));
 }
 
@@ -84,11 +100,11 @@ function shorten(text: string, length = 200): string {
 
 function requestFailure(error: unknown, configuration: JudgeConfiguration, model: string): JudgeError {
   const where = `judge request to ${configuration.baseURL} (model ${model})`;
-  if (error instanceof APIUserAbortError) return new JudgeError('request_failed', `${where} was aborted`, { cause: error });
-  if (error instanceof APIConnectionTimeoutError) {
+  if (isOpenAiError(error, 'APIUserAbortError')) return new JudgeError('request_failed', `${where} was aborted`, { cause: error });
+  if (isOpenAiError(error, 'APIConnectionTimeoutError')) {
     return new JudgeError('request_failed', `${where} timed out after ${configuration.timeoutMs} ms`, { cause: error });
   }
-  if (error instanceof APIError) {
+  if (isOpenAiError(error, 'APIError')) {
     const status = error.status === undefined ? 'no response' : `HTTP ${error.status}`;
     return new JudgeError('request_failed', `${where} failed: ${status}: ${shorten(error.message)}`, { cause: error });
   }
@@ -187,12 +203,15 @@ function completionOfCachedAnswer(request: JudgeRequest, value: Record<string, u
 /** A judge client over any OpenAI-compatible chat completions API, with structured output, validation and a disk cache. */
 export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient {
   const configuration = resolveJudgeConfiguration(options);
-  const openai = new OpenAI({
-    baseURL: options.transportBaseURL ?? configuration.baseURL,
-    apiKey: configuration.apiKey,
-    maxRetries: configuration.maxRetries,
-    timeout: configuration.timeoutMs,
-  });
+  // Made on the first request that the cache does not answer.
+  let client: OpenAI | undefined;
+  const openAiClient = async (): Promise<OpenAI> =>
+    (client ??= new (await loadOpenAi()).default({
+      baseURL: options.transportBaseURL ?? configuration.baseURL,
+      apiKey: configuration.apiKey,
+      maxRetries: configuration.maxRetries,
+      timeout: configuration.timeoutMs,
+    }));
   const cache = configuration.isCacheEnabled ? new JudgeCache(configuration.cacheDir) : undefined;
 
   const complete = async (
@@ -202,7 +221,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     prepared: { schema: JsonSchemaObject; strict: boolean },
     transport: StructuredOutputTransport,
     signal: AbortSignal | undefined,
-  ): Promise<OpenAI.Chat.Completions.ChatCompletion> => openai.chat.completions.create(requestBody(request, model, temperature, prepared, transport), signal === undefined ? {} : { signal });
+  ): Promise<OpenAI.Chat.Completions.ChatCompletion> => (await openAiClient()).chat.completions.create(requestBody(request, model, temperature, prepared, transport), signal === undefined ? {} : { signal });
 
   const ask = async (request: JudgeRequest, askOptions: { signal?: AbortSignal } = {}): Promise<JudgeAnswer> => {
     const model = judgeModelFor(configuration, request);

@@ -63,6 +63,8 @@ export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promi
     maxMemoryBytes: totalmem(),
     labels: { runId: options.runId, taskId: 'sandbox-pool' },
     mountSlotsDir,
+    // The next take comes when an attempt ends: refill as one ends (its sandbox released), not while it sets up.
+    refillAfter: 'release',
     ...(options.networkHolders === undefined ? {} : { networkHolders: options.networkHolders }),
     ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
     ...(options.idleCapacity === undefined ? {} : { idleCapacity: options.idleCapacity }),

@@ -10,6 +10,7 @@ import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { BackgroundRemovals } from '../artifacts/background-removals.js';
 import { executeAttempt, type AttemptOutcome, type FlakyRerunPolicy } from '../attempt/execute-attempt.js';
+import { taskSandboxSpec } from '../attempt/task-sandbox-spec.js';
 import type { SandboxFactory } from '../plan/sandbox-factory.js';
 import { removeRunLeftovers } from '../run/remove-run-leftovers.js';
 import { startRunSandboxPool, type PoolIdleCapacity } from '../run/run-sandbox-pool.js';
@@ -292,15 +293,24 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       ...(options.createSandbox === undefined ? {} : { createSandbox: options.createSandbox }),
       ...(options.runtime === undefined ? {} : { runtime: options.runtime }),
     },
-    startPool: async ({ runDir, runId }) =>
-      networkHolders === undefined ? undefined : startRunSandboxPool({
-            runDir,
-            runId,
-            size: options.sandboxPoolSize ?? concurrency,
-            networkHolders,
-            ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
-            ...(options.sandboxPoolIdleCapacity === undefined ? {} : { idleCapacity: options.sandboxPoolIdleCapacity }),
-          }),
+    startPool: async ({ runDir, runId }) => {
+      if (networkHolders === undefined) return undefined;
+      // One take per task still to run, in start order (a resume's finished ones left out); the oracle
+      // runs' attempts take more, so with them the pool is bounded by its size alone.
+      const toRun = startOrder.filter((taskId) => !finished.has(taskId));
+      const size = options.sandboxPoolSize ?? concurrency;
+      return startRunSandboxPool({
+        runDir,
+        runId,
+        size,
+        ...(options.oracleRuns === undefined ? { expectedTakes: toRun.length } : {}),
+        // Warmed at once, while the run writes its plan and the first tasks clone (as ab run does).
+        firstTakes: toRun.slice(0, Math.min(size, concurrency)).map((taskId) => taskSandboxSpec((byId.get(taskId) as LoadedTask).task)),
+        networkHolders,
+        ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
+        ...(options.sandboxPoolIdleCapacity === undefined ? {} : { idleCapacity: options.sandboxPoolIdleCapacity }),
+      });
+    },
     onStarted: async ({ runDir }) => {
       const skipped: Array<{ taskId: string; labels: string[] }> = [];
       for (const loaded of loadedSuite.tasks) {

@@ -65,8 +65,21 @@ class FakeSource implements WarmSandboxSource<FakeWarm, FakeSandbox> {
     for (const release of this.pendingStarts.splice(0)) release();
   }
 
+  /** Ids of the handed-out sandboxes whose own dispose() ran, in order. */
+  readonly removedTaken: string[] = [];
+
   private sandbox(spec: SandboxSpec, warm: FakeWarm | undefined): FakeSandbox {
-    return { id: `fake-${warm?.serial ?? 'cold'}`, warm, spec, isCold: warm === undefined } as unknown as FakeSandbox;
+    const id = `fake-${warm?.serial ?? `cold-${this.colds.length + 1}`}`;
+    const removedTaken = this.removedTaken;
+    return {
+      id,
+      warm,
+      spec,
+      isCold: warm === undefined,
+      async dispose() {
+        removedTaken.push(id);
+      },
+    } as unknown as FakeSandbox;
   }
 }
 
@@ -164,6 +177,33 @@ describe('SandboxPool', () => {
     expect(source.colds).toHaveLength(2);
     expect(pool.stats()).toMatchObject({ warmTakes: 1, coldTakes: 2 });
     source.releaseStarts();
+    await pool.dispose();
+  });
+
+  it('with refillAfter release, refills when a taken sandbox is disposed, not when it is taken', async () => {
+    const source = new FakeSource();
+    const pool = new SandboxPool(source, { size: 1, refillAfter: 'release' });
+    await pool.warm({ image });
+    const warm = await pool.take({ image });
+    await settled();
+    // Taken: its attempt sets up now; nothing starts beside it.
+    expect(source.started).toHaveLength(1);
+    await warm.dispose();
+    await warm.dispose();
+    await settled();
+    expect(source.removedTaken).toEqual(['fake-1', 'fake-1']);
+    // Released once: one refill, which the next take gets warm.
+    expect(source.started).toHaveLength(2);
+    const next = await pool.take({ image });
+    expect(next.warm?.serial).toBe(2);
+    // A cold take is refilled on its release too.
+    const cold = await pool.take({ image });
+    expect(cold.isCold).toBe(true);
+    await settled();
+    expect(source.started).toHaveLength(2);
+    await cold.dispose();
+    await settled();
+    expect(source.started).toHaveLength(3);
     await pool.dispose();
   });
 

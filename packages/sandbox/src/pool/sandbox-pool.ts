@@ -28,6 +28,14 @@ export interface SandboxPoolOptions {
   idleCapacity?: IdleCapacity;
   /** How often a refill held back by a busy host looks again, in ms. Default 250. */
   recheckMs?: number;
+  /**
+   * When the background refill after a take starts. `take` (the default): at once. `release`: when
+   * the taken sandbox is disposed, for a caller (a run) whose next take comes only when an attempt
+   * ends: a refill started at the take competes with that attempt's setup for the cores and is ready
+   * long before anyone asks; started at the release, it overlaps the attempt's tail (its verdict,
+   * its removals) and is ready about when the next attempt starts.
+   */
+  refillAfter?: 'take' | 'release';
 }
 
 /** Takes kept for `stats().recentTakeMs`: enough for a suite's median, bounded for a long-lived embedder. */
@@ -64,6 +72,7 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
   private expectedTakes: number | undefined;
   private readonly idleCapacity: IdleCapacity;
   private readonly recheckMs: number;
+  private readonly refillAfter: 'take' | 'release';
   /** Keys seen, so a refill held back (or a larger size) can refill them later. */
   private readonly keys = new Map<string, PoolKey>();
   private recheckTimer: NodeJS.Timeout | undefined;
@@ -91,6 +100,7 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
     this.size = checkedSize(options.size ?? DEFAULT_POOL_SIZE, 'SandboxPoolOptions.size');
     this.idleCapacity = options.idleCapacity ?? ALWAYS_IDLE;
     this.recheckMs = options.recheckMs ?? 250;
+    this.refillAfter = options.refillAfter ?? 'take';
     this.maxMemoryBytes = options.maxMemoryBytes ?? Number.POSITIVE_INFINITY;
     if (typeof this.maxMemoryBytes !== 'number' || Number.isNaN(this.maxMemoryBytes) || this.maxMemoryBytes < 0) {
       throw new SandboxError('invalid_spec', `SandboxPoolOptions.maxMemoryBytes: expected a number of bytes ≥ 0, found ${String(options.maxMemoryBytes)}`);
@@ -227,23 +237,47 @@ export class SandboxPool<Warm, Made extends Sandbox = Sandbox> implements AsyncD
     const { key } = decision;
     this.throwRefillFailure(key.id);
     const warm = this.ready.get(key.id)?.shift() ?? (await this.awaitStartUnderWay(key.id));
-    if (warm === undefined) {
-      this.onDebug?.(`sandbox pool ${this.id}: no warm sandbox ready for ${describeKey(key)}; creating one cold`);
-      try {
-        return this.counted('coldTakes', requested, await this.source.createCold(spec));
-      } finally {
-        this.refill(key);
-      }
-    }
+    let isHandedOut = false;
     try {
-      return this.counted('warmTakes', requested, await this.source.claim(warm, spec));
-    } catch (error) {
-      await this.source.disposeWarm(warm).catch(() => undefined);
-      throw error;
+      if (warm === undefined) {
+        this.onDebug?.(`sandbox pool ${this.id}: no warm sandbox ready for ${describeKey(key)}; creating one cold`);
+        const made = this.counted('coldTakes', requested, await this.source.createCold(spec));
+        isHandedOut = true;
+        return this.refillingOnRelease(key, made);
+      }
+      try {
+        const made = this.counted('warmTakes', requested, await this.source.claim(warm, spec));
+        isHandedOut = true;
+        return this.refillingOnRelease(key, made);
+      } catch (error) {
+        await this.source.disposeWarm(warm).catch(() => undefined);
+        throw error;
+      }
     } finally {
-      // After the hand-out, so the next start does not compete with it.
-      this.refill(key);
+      // After the hand-out, so the next start does not compete with it; with `refillAfter: 'release'`,
+      // when the taken sandbox is disposed (or now, when nothing was handed out).
+      if (this.refillAfter === 'take' || !isHandedOut) this.refill(key);
     }
+  }
+
+  /** With `refillAfter: 'release'`: `sandbox` whose first `dispose()` starts the refill of `key`. */
+  private refillingOnRelease(key: PoolKey, sandbox: Made): Made {
+    if (this.refillAfter !== 'release') return sandbox;
+    const dispose = sandbox.dispose.bind(sandbox);
+    let isReleased = false;
+    // An own property over the class's method: `Symbol.asyncDispose` and every caller go through it.
+    Object.defineProperty(sandbox, 'dispose', {
+      configurable: true,
+      writable: true,
+      value: (): Promise<void> => {
+        if (!isReleased) {
+          isReleased = true;
+          this.refill(key);
+        }
+        return dispose();
+      },
+    });
+    return sandbox;
   }
 
   /**

@@ -8,6 +8,7 @@ import { AttemptInterruptedError } from '../errors/attempt-interrupted-error.js'
 import { RepositoryError, type RepositoryStage } from '../errors/repository-error.js';
 import { applyMirrorMap, type MirrorRule } from './mirror-map.js';
 import { RepoCache } from './repo-cache.js';
+import { evictLeastRecentlyUsedCheckouts, markCheckoutUsed } from './ready-checkouts.js';
 import { GitCommandFailure, runGit } from './run-git.js';
 import { pathExists } from '@agentbench/helpers';
 
@@ -232,13 +233,24 @@ async function copyCheckout(checkoutsDir: string, repoDir: string, checkout: Pin
     } finally {
       await rm(building, { recursive: true, force: true });
     }
+    await markCheckoutUsed(ready);
+    await evictLeastRecentlyUsedCheckouts(checkoutsDir);
+  } else {
+    await markCheckoutUsed(ready);
   }
   checkout.onStage('git_checkout');
   const copyStarted = performance.now();
   // One cp process (links copied as links, modes and times kept): several times faster than fs.cp's
   // file-by-file copy on a busy host (a toy checkout: 70–120 ms against 120–550 ms at load 12).
   // repoDir does not exist yet, so cp makes it as the copy of `ready`.
-  await copyFolder(ready, repoDir, checkout.gitOptions.signal);
+  try {
+    await copyFolder(ready, repoDir, checkout.gitOptions.signal);
+  } catch (error) {
+    // Another process may have evicted `ready` under the copy: check the commit out afresh instead.
+    if (checkout.gitOptions.signal?.aborted === true) throw error;
+    await rm(repoDir, { recursive: true, force: true });
+    await checkOutPinnedCommit(repoDir, checkout);
+  }
   const head = (await readFile(path.join(repoDir, '.git', 'HEAD'), 'utf8')).trim();
   if (head !== checkout.commitSha) throw new Error(`HEAD is "${head}" in the cached checkout ${ready}, not ${checkout.commitSha}`);
   return performance.now() - copyStarted;

@@ -9,6 +9,8 @@ const MIB = 1024 * 1024;
 /** The brake's window over PSI's `total`: at least 1 s (shorter is noise), at most 10 s (older is stale: the kernel's avg10 is used instead). */
 const MIN_BRAKE_WINDOW_MS = 1000;
 const MAX_BRAKE_WINDOW_MS = 10_000;
+/** The brake holds only on CPU waiting this much above the share before the run's attempts (avg10 when -j auto began). */
+const BRAKE_MARGIN = 0.1;
 
 /** Free memory the host keeps besides the running items: 1 GiB. */
 export const DEFAULT_MEMORY_FLOOR_BYTES = 1024 * MIB;
@@ -41,7 +43,11 @@ export interface AutoConcurrencyOptions {
   minIdleCores?: number;
   /** The host's CPU pressure now (PSI), or undefined where the kernel has none. Default: /proc/pressure/cpu. */
   readCpuPressure?: () => CpuPressure | undefined;
-  /** The CPU brake: a start is held while some task waited for a CPU during more than this share of the last 1–10 s. Default 0.5. */
+  /**
+   * The CPU brake: a start is held while some task waited for a CPU during more than this share of
+   * the last 1–10 s, and more than `BRAKE_MARGIN` above the share when -j auto began (the waiting
+   * other users of the machine caused, which fewer attempts of ours would not remove). Default 0.5.
+   */
   maxWaitShare?: number;
   /** Below this CPU wait share each item's start lets one more in at once; above it the limit grows only by one per throughput window that paid. Default 0.2. */
   growWaitShare?: number;
@@ -105,7 +111,8 @@ function median(values: readonly number[]): number {
  * growth for that window. Starts are held while free memory is short, while the median of the
  * latest creates is more than twice the median of the first ones, while infrastructure failures rise,
  * and by the CPU brake: while some task waited for a CPU more than `maxWaitShare` of the last 1–10 s
- * (PSI's `total` over the brake's own window; without PSI, the run queue and the idle CPU). Never
+ * and 10 points more than when -j auto began (PSI's `total` over the brake's own window; without
+ * PSI, the run queue and the idle CPU). Never
  * above `maxJobs`, and never holding when nothing runs: one item at a time always makes progress.
  * docs/decisions.md, issue 26.
  *
@@ -127,6 +134,8 @@ export class AutoConcurrency {
   /** The brake's reading of PSI: where its window starts, and the wait share of the last whole window. */
   #brakeMark: { pressure: CpuPressure; atMs: number } | undefined;
   #brakeShare = 0;
+  /** The wait share when -j auto began (the kernel's avg10): the machine's other users' part. */
+  readonly #startWaitShare: number;
   /** The current throughput window: its start, finished items, the integral of items in flight over time, PSI at its start. */
   #window: { startedAt: number; finished: number; runningMs: number; changedAt: number; pressure: CpuPressure | undefined };
   /** The window later ones are compared with: the last one that paid (or the first). */
@@ -163,7 +172,9 @@ export class AutoConcurrency {
     this.#onLimitChange = options.onLimitChange;
     const now = this.#options.now();
     this.#startedAt = now;
-    this.#window = { startedAt: now, finished: 0, runningMs: 0, changedAt: now, pressure: this.#options.readCpuPressure() };
+    const pressure = this.#options.readCpuPressure();
+    this.#startWaitShare = pressure === undefined ? 0 : pressure.avg10Percent / 100;
+    this.#window = { startedAt: now, finished: 0, runningMs: 0, changedAt: now, pressure };
   }
 
   #setLimit(limit: number): void {
@@ -254,10 +265,15 @@ export class AutoConcurrency {
     return this.#brakeShare;
   }
 
-  /** The CPU brake: tasks waited for a CPU too long of the brake's window; without PSI, tasks queue now or too little was idle since the previous look. */
+  /**
+   * The CPU brake: tasks waited for a CPU too long of the brake's window, and longer than before the
+   * run began (on a machine others keep busy, fewer attempts of ours would not make them wait less,
+   * only give this run a smaller share: the knee decides there); without PSI, tasks queue now or
+   * too little was idle since the previous look.
+   */
   #isCpuSaturated(): boolean {
     const waitShare = this.#brakeWaitShare();
-    if (waitShare !== undefined) return waitShare > this.#options.maxWaitShare;
+    if (waitShare !== undefined) return waitShare > Math.max(this.#options.maxWaitShare, this.#startWaitShare + BRAKE_MARGIN);
     const { cores } = this.#options;
     const runQueue = this.#options.readRunQueue();
     // procs_running counts the reader: more than `cores` others means some wait.

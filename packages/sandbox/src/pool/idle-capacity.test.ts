@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CpuPressure, CpuTimes } from '@agentbench/helpers';
+import type { CpuTimes } from '@agentbench/helpers';
+import { PressuredHost } from '../../../helpers/test/helpers/pressured-host.js';
 import { HostIdleCapacity } from './idle-capacity.js';
 
 /** CPU counters the test advances: `idle` of `total` ms pass per look. */
@@ -12,19 +13,6 @@ function counters(steps: Array<{ idle: number; total: number }>): () => CpuTimes
     now = { idle: now.idle + step.idle, total: now.total + step.total };
     return now;
   };
-}
-
-/** A host whose CPU pressure and clock the test moves: each look, `waitedMs` of the `elapsedMs` that pass had a task waiting. */
-class PressuredHost {
-  waitedMicros = 0;
-  nowMs = 0;
-  avg10Percent = 0;
-  pass(elapsedMs: number, waitedMs: number): void {
-    this.nowMs += elapsedMs;
-    this.waitedMicros += waitedMs * 1000;
-  }
-  read = (): CpuPressure => ({ waitedMicros: this.waitedMicros, avg10Percent: this.avg10Percent });
-  clock = (): number => this.nowMs;
 }
 
 describe('HostIdleCapacity', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CpuPressure } from '@agentbench/helpers';
+import { PressuredHost } from '../../helpers/test/helpers/pressured-host.js';
 import { quietHost } from '../test/helpers/quiet-host.js';
 import { AutoConcurrency } from './auto-concurrency.js';
 import { runScheduled } from './run-scheduled.js';
@@ -232,16 +232,3 @@ describe('AutoConcurrency', () => {
     expect(auto.windows.map((window) => window.cpuWaitShare)).toEqual([null, null]);
   });
 });
-
-/** A host whose CPU pressure (PSI) and clock the test moves: `waitedMs` of the `elapsedMs` that pass had a task waiting. */
-class PressuredHost {
-  waitedMicros = 0;
-  nowMs = 0;
-  avg10Percent = 0;
-  pass(elapsedMs: number, waitedMs: number): void {
-    this.nowMs += elapsedMs;
-    this.waitedMicros += waitedMs * 1000;
-  }
-  read = (): CpuPressure => ({ waitedMicros: this.waitedMicros, avg10Percent: this.avg10Percent });
-  clock = (): number => this.nowMs;
-}

@@ -149,13 +149,15 @@ describe('AutoConcurrency', () => {
     expect(auto.holdReason()).toBeUndefined();
   });
 
-  it('brakes only on waiting the run adds: on a machine others kept at 95 %, 97 % holds nothing', async () => {
+  it('brakes and slows its growth only on waiting the run adds: on a machine others kept at 95 %, 97 % holds nothing', async () => {
     const host = new PressuredHost();
     host.avg10Percent = 95;
     const auto = new AutoConcurrency({ maxJobs: 8, initialJobs: 4, readFreeMemory: plenty, readCpuPressure: host.read, now: host.clock });
     await auto.admit(null, context);
     host.pass(2000, 1940);
     expect(auto.holdReason()).toBeUndefined();
+    auto.createFinished(100, true);
+    expect(auto.limit).toBe(5);
   });
 
   it('lets one more in per start while the CPU is free, and not while tasks wait for it', async () => {

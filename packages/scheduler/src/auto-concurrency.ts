@@ -9,7 +9,7 @@ const MIB = 1024 * 1024;
 /** The brake's window over PSI's `total`: at least 1 s (shorter is noise), at most 10 s (older is stale: the kernel's avg10 is used instead). */
 const MIN_BRAKE_WINDOW_MS = 1000;
 const MAX_BRAKE_WINDOW_MS = 10_000;
-/** The brake holds only on CPU waiting this much above the share before the run's attempts (avg10 when -j auto began). */
+/** The brake holds, and growth by starts stops, only on CPU waiting this much above the share before the run's attempts (avg10 when -j auto began). */
 const BRAKE_MARGIN = 0.1;
 
 /** Free memory the host keeps besides the running items: 1 GiB. */
@@ -49,7 +49,11 @@ export interface AutoConcurrencyOptions {
    * other users of the machine caused, which fewer attempts of ours would not remove). Default 0.5.
    */
   maxWaitShare?: number;
-  /** Below this CPU wait share each item's start lets one more in at once; above it the limit grows only by one per throughput window that paid. Default 0.2. */
+  /**
+   * Below this CPU wait share (or 10 points over the share when -j auto began, whichever is higher)
+   * each item's start lets one more in at once; above it the limit grows only by one per throughput
+   * window that ran at its limit. Default 0.2.
+   */
   growWaitShare?: number;
   /** The host's CPU counters now. Default: os.cpus() summed. */
   readCpuTimes?: () => CpuTimes;
@@ -101,7 +105,8 @@ function median(values: readonly number[]): number {
  * `-j auto`: the scheduler's `admit` hook that finds the knee, the concurrency beyond which
  * throughput stops rising while CPU pressure rises. It starts at `initialJobs` and grows two ways:
  * while the CPU is free (tasks waited for a CPU less than `growWaitShare` of the last seconds, by the
- * kernel's PSI), each item's successful start (its first sandbox created) lets one more in, as fast
+ * kernel's PSI, or no more than 10 points over the waiting when -j auto began: other users' load that
+ * fewer attempts would not lift), each item's successful start (its first sandbox created) lets one more in, as fast
  * as the engine proves it works; once the CPU is contended, the limit grows by one per throughput
  * window (`throughputWindow` finished items, at least the limit) that ran at its limit, so consecutive
  * windows compare neighbouring concurrencies. A window at a higher mean concurrency that finished
@@ -214,7 +219,7 @@ export class AutoConcurrency {
     if (this.#createMs.length > this.#options.recentCreates) this.#createMs.shift();
     if (report.isItemStart === false || this.#knee !== undefined) return;
     const waitShare = this.#brakeWaitShare();
-    if (waitShare === undefined || waitShare < this.#options.growWaitShare) this.#grow();
+    if (waitShare === undefined || waitShare < Math.max(this.#options.growWaitShare, this.#startWaitShare + BRAKE_MARGIN)) this.#grow();
   }
 
   #grow(): void {

@@ -182,9 +182,9 @@ describe('AutoConcurrency', () => {
 
   it('finds the knee: the concurrency beyond which throughput stops rising while CPU pressure rises', async () => {
     const host = new PressuredHost();
-    host.avg10Percent = 30; // contended from the start: the limit grows by windows, not by starts
     const limits: number[] = [];
     const auto = new AutoConcurrency({ maxJobs: 8, throughputWindow: 2, maxWaitShare: 1, readFreeMemory: plenty, readCpuPressure: host.read, now: host.clock, onLimitChange: (limit) => limits.push(limit) });
+    host.avg10Percent = 30; // idle before the run, contended once it runs: the limit grows by windows, not by starts
     await runWindow(auto, host, 2, 10_000, 3000); // two in flight: 0.2 per second, CPU waited 30 %
     expect(auto.limit).toBe(3);
     await runWindow(auto, host, 3, 10_000, 5000); // three: 0.3 per second, 50 %
@@ -206,8 +206,8 @@ describe('AutoConcurrency', () => {
 
   it('no faster without more CPU waiting is no knee: the limit holds for that window, then grows on', async () => {
     const host = new PressuredHost();
-    host.avg10Percent = 30;
     const auto = new AutoConcurrency({ maxJobs: 8, throughputWindow: 2, maxWaitShare: 1, readFreeMemory: plenty, readCpuPressure: host.read, now: host.clock });
+    host.avg10Percent = 30;
     await runWindow(auto, host, 2, 10_000, 4000); // 0.2 per second, 40 %
     await runWindow(auto, host, 3, 15_000, 3000); // 0.2 per second at three, 20 %: the CPU is not why
     expect(auto.knee).toBeUndefined();

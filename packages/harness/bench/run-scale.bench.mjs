@@ -174,6 +174,8 @@ try {
   const autoEfficiency = autoRun.efficiency?.value ?? Number.NaN;
   console.log(row(['efficiency, -j 1 / -j 4 / -j auto', [j1.efficiency, j4.efficiency, autoEfficiency].map((value) => `${(value * 100).toFixed(0)}%`).join(' / '), '-', '>= 80% at auto'], widths));
   console.log(`-j auto: limits ${JSON.stringify(autoRun.auto?.limits ?? [])} (seconds into the run, limit), knee ${autoRun.auto?.knee ?? 'not found'}, ended at ${autoRun.auto?.limit ?? '?'}`);
+  // The throughput windows the knee was judged on: in flight, attempts per minute, share of the window some task waited for a CPU.
+  for (const window of autoRun.auto?.windows ?? []) console.log(`  window to ${window.at_sec} s: ${window.running} in flight, ${window.per_minute}/min, CPU wait ${window.cpu_wait === null ? '?' : `${Math.round(window.cpu_wait * 100)} %`}`);
   // Where the -j auto run's CPU went: its sandboxes (cgroups, run.json), the engine, the harness.
   const split = auto.split;
   const sandboxSeconds = autoRun.efficiency?.cpu_seconds ?? Number.NaN;

@@ -21,4 +21,4 @@ export { quoteShellWord, quoteShellWords, type QuoteShellWordOptions } from './q
 export { resolveModulePath, resolvePackageEntry, isPathReference, type ModuleResolution } from './resolve-module-path.js';
 
 // The host's CPU now: counters for the idle share between two looks, and the run queue (warm pools, -j auto).
-export { hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuTimes } from './host-cpu.js';
+export { cpuWaitShare, hostCpuPressure, hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuPressure, type CpuTimes } from './host-cpu.js';

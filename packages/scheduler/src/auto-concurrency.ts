@@ -1,10 +1,16 @@
 import { availableParallelism, freemem } from 'node:os';
-import { hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuTimes } from '@agentbench/helpers';
+import { cpuWaitShare, hostCpuPressure, hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuPressure, type CpuTimes } from '@agentbench/helpers';
 import { abortableDelay } from './abortable-delay.js';
 import { checkLimit } from './key-slots.js';
 import type { AdmitContext } from './run-scheduled.js';
 
 const MIB = 1024 * 1024;
+
+/** The brake's window over PSI's `total`: at least 1 s (shorter is noise), at most 10 s (older is stale: the kernel's avg10 is used instead). */
+const MIN_BRAKE_WINDOW_MS = 1000;
+const MAX_BRAKE_WINDOW_MS = 10_000;
+/** The brake holds, and growth by starts stops, only on CPU waiting this much above the share before the run's attempts (avg10 when -j auto began). */
+const BRAKE_MARGIN = 0.1;
 
 /** Free memory the host keeps besides the running items: 1 GiB. */
 export const DEFAULT_MEMORY_FLOOR_BYTES = 1024 * MIB;
@@ -33,13 +39,27 @@ export interface AutoConcurrencyOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Cores of the host. Default `os.availableParallelism()`. */
   cores?: number;
-  /** A start is held while less than this many cores were idle since the previous look. Default 0.25. */
+  /** Without CPU pressure (no PSI): a start is held while less than this many cores were idle since the previous look. Default 0.25. */
   minIdleCores?: number;
+  /** The host's CPU pressure now (PSI), or undefined where the kernel has none. Default: /proc/pressure/cpu. */
+  readCpuPressure?: () => CpuPressure | undefined;
+  /**
+   * The CPU brake: a start is held while some task waited for a CPU during more than this share of
+   * the last 1–10 s, and more than `BRAKE_MARGIN` above the share when -j auto began (the waiting
+   * other users of the machine caused, which fewer attempts of ours would not remove). Default 0.5.
+   */
+  maxWaitShare?: number;
+  /**
+   * Below this CPU wait share (or 10 points over the share when -j auto began, whichever is higher)
+   * each item's start lets one more in at once; above it the limit grows only by one per throughput
+   * window that ran at its limit. Default 0.2.
+   */
+  growWaitShare?: number;
   /** The host's CPU counters now. Default: os.cpus() summed. */
   readCpuTimes?: () => CpuTimes;
   /** Runnable tasks on the host now, the reader included (undefined: unknown). Default: /proc/stat. */
   readRunQueue?: () => number | undefined;
-  /** Finished items per throughput window (the knee compares consecutive windows). Default 6. */
+  /** Finished items per throughput window, at least the limit (the knee compares consecutive windows). Default 3. */
   throughputWindow?: number;
   /** A window must finish at least this much faster than the one before to justify its higher concurrency. Default 0.05 (5 %). */
   minGain?: number;
@@ -62,10 +82,16 @@ export interface CreateReport {
 /** Why a start is held now, for progress lines. */
 export type HoldReason = 'limit' | 'memory' | 'create-latency' | 'infra-failures' | 'cpu';
 
-/** One throughput window: items finished per second, at a time-weighted mean of items in flight. */
-interface ThroughputWindow {
+/**
+ * One throughput window, as run.json's `auto.windows` shows it: when it closed (ms since -j auto
+ * began), items finished per second, the time-weighted mean of items in flight, and the share of the
+ * window during which some task waited for a CPU (null without PSI).
+ */
+export interface ThroughputWindow {
+  atMs: number;
   perSecond: number;
   meanRunning: number;
+  cpuWaitShare: number | null;
 }
 
 function median(values: readonly number[]): number {
@@ -76,17 +102,24 @@ function median(values: readonly number[]): number {
 
 
 /**
- * `-j auto`: the scheduler's `admit` hook that finds the knee, the concurrency past which more items
- * in flight stop finishing faster. It starts at `initialJobs`, allows one more item after each
- * item's successful start (its first sandbox created), and holds new starts while free memory is
- * short, while the median of the latest creates is more than twice the median of the first ones,
- * while infrastructure failures rise (more in the latest window of finished items than in the one
- * before), or while the CPU is saturated (tasks already wait in the host's run queue, or less than
- * `minIdleCores` was idle since the previous look). Every `throughputWindow` finished items it
- * compares the window's throughput with the previous one's: when the window ran at a higher mean
- * concurrency but finished less than `minGain` faster, the knee is passed, and the limit falls back
- * to the previous window's concurrency and grows no more (`knee`). Never above `maxJobs`, and never
- * holding when nothing runs: one item at a time always makes progress. docs/decisions.md, issue 26.
+ * `-j auto`: the scheduler's `admit` hook that finds the knee, the concurrency beyond which
+ * throughput stops rising while CPU pressure rises. It starts at `initialJobs` and grows two ways:
+ * while the CPU is free (tasks waited for a CPU less than `growWaitShare` of the last seconds, by the
+ * kernel's PSI, or no more than 10 points over the waiting when -j auto began: other users' load that
+ * fewer attempts would not lift), each item's successful start (its first sandbox created) lets one more in, as fast
+ * as the engine proves it works; once the CPU is contended, the limit grows by one per throughput
+ * window (`throughputWindow` finished items, at least the limit) that ran at its limit, so consecutive
+ * windows compare neighbouring concurrencies. A window at a higher mean concurrency that finished
+ * less than `minGain` faster while the CPU waited more than in the window before marks the knee:
+ * the limit falls back to the previous window's concurrency and grows no more (`knee`). The same
+ * gain-less window without more CPU waiting (a bottleneck elsewhere, or noise) only stops the
+ * growth for that window. Starts are held while free memory is short, while the median of the
+ * latest creates is more than twice the median of the first ones, while infrastructure failures rise,
+ * and by the CPU brake: while some task waited for a CPU more than `maxWaitShare` of the last 1–10 s
+ * and 10 points more than when -j auto began (PSI's `total` over the brake's own window; without
+ * PSI, the run queue and the idle CPU). Never
+ * above `maxJobs`, and never holding when nothing runs: one item at a time always makes progress.
+ * docs/decisions.md, issue 26.
  *
  * The caller reports what happens: `itemFinished` when an admitted item ends (with whether it
  * failed on infrastructure), `createFinished` for each sandbox create, saying whether it was
@@ -103,9 +136,17 @@ export class AutoConcurrency {
   readonly #onLimitChange: ((limit: number) => void) | undefined;
   #knee: number | undefined;
   #previousCpu: CpuTimes | undefined;
-  /** The current throughput window: its start, finished items, and the integral of items in flight over time. */
-  #window = { startedAt: 0, finished: 0, runningMs: 0, changedAt: 0 };
-  #lastWindow: ThroughputWindow | undefined;
+  /** The brake's reading of PSI: where its window starts, and the wait share of the last whole window. */
+  #brakeMark: { pressure: CpuPressure; atMs: number } | undefined;
+  #brakeShare = 0;
+  /** The wait share when -j auto began (the kernel's avg10): the machine's other users' part. */
+  readonly #startWaitShare: number;
+  /** The current throughput window: its start, finished items, the integral of items in flight over time, PSI at its start. */
+  #window: { startedAt: number; finished: number; runningMs: number; changedAt: number; pressure: CpuPressure | undefined };
+  /** The window later ones are compared with: the last one that paid (or the first). */
+  #reference: ThroughputWindow | undefined;
+  readonly #windows: ThroughputWindow[] = [];
+  readonly #startedAt: number;
 
   constructor(options: AutoConcurrencyOptions) {
     checkLimit(options.maxJobs, 'maxJobs');
@@ -126,13 +167,19 @@ export class AutoConcurrency {
       minIdleCores: options.minIdleCores ?? 0.25,
       readCpuTimes: options.readCpuTimes ?? hostCpuTimes,
       readRunQueue: options.readRunQueue ?? hostRunQueue,
-      throughputWindow: options.throughputWindow ?? 6,
+      readCpuPressure: options.readCpuPressure ?? hostCpuPressure,
+      maxWaitShare: options.maxWaitShare ?? 0.5,
+      growWaitShare: options.growWaitShare ?? 0.2,
+      throughputWindow: options.throughputWindow ?? 3,
       minGain: options.minGain ?? 0.05,
       now: options.now ?? (() => performance.now()),
     };
     this.#onLimitChange = options.onLimitChange;
     const now = this.#options.now();
-    this.#window = { startedAt: now, finished: 0, runningMs: 0, changedAt: now };
+    this.#startedAt = now;
+    const pressure = this.#options.readCpuPressure();
+    this.#startWaitShare = pressure === undefined ? 0 : pressure.avg10Percent / 100;
+    this.#window = { startedAt: now, finished: 0, runningMs: 0, changedAt: now, pressure };
   }
 
   #setLimit(limit: number): void {
@@ -156,23 +203,34 @@ export class AutoConcurrency {
     return this.#running;
   }
 
+  /** The throughput windows closed so far, oldest first: what the knee was judged on. */
+  get windows(): readonly ThroughputWindow[] {
+    return this.#windows;
+  }
+
   /**
    * A sandbox create took `ms`. A successful one is a latency sample; the first successful one of
-   * an item (`isItemStart`, the default) also lets one more item in.
+   * an item (`isItemStart`, the default) also lets one more item in while the CPU is free.
    */
   createFinished(ms: number, isSuccess: boolean, report: CreateReport = {}): void {
     if (!isSuccess) return;
     if (this.#referenceMs.length < this.#options.referenceCreates) this.#referenceMs.push(ms);
     this.#createMs.push(ms);
     if (this.#createMs.length > this.#options.recentCreates) this.#createMs.shift();
-    if (report.isItemStart !== false) this.#setLimit(Math.min(this.#knee ?? this.maxJobs, this.#limit + 1));
+    if (report.isItemStart === false || this.#knee !== undefined) return;
+    const waitShare = this.#brakeWaitShare();
+    if (waitShare === undefined || waitShare < Math.max(this.#options.growWaitShare, this.#startWaitShare + BRAKE_MARGIN)) this.#grow();
+  }
+
+  #grow(): void {
+    this.#setLimit(Math.min(this.#knee ?? this.maxJobs, this.#limit + 1));
   }
 
   /** An admitted item ended. */
   itemFinished(isInfraFailure: boolean): void {
     this.#setRunning(Math.max(0, this.#running - 1));
     this.#window.finished += 1;
-    if (this.#window.finished >= this.#options.throughputWindow) this.#closeWindow();
+    if (this.#window.finished >= Math.max(this.#options.throughputWindow, this.#limit)) this.#closeWindow();
     this.#outcomes.push(isInfraFailure);
     if (this.#outcomes.length > 2 * this.#options.failureWindow) this.#outcomes.shift();
   }
@@ -195,8 +253,32 @@ export class AutoConcurrency {
     return this.#isCpuSaturated() ? 'cpu' : undefined;
   }
 
-  /** Tasks wait for a CPU now, or too little was idle since the previous look (the first look goes by the run queue). */
+  /**
+   * The share of the brake's window during which some task waited for a CPU (undefined without PSI).
+   * The window runs from the previous reading at least 1 s back; a reading sooner than that keeps the
+   * last share, and one more than 10 s later starts afresh from the kernel's own 10-second average.
+   */
+  #brakeWaitShare(): number | undefined {
+    const pressure = this.#options.readCpuPressure();
+    if (pressure === undefined) return undefined;
+    const atMs = this.#options.now();
+    const mark = this.#brakeMark;
+    const elapsedMs = mark === undefined ? Number.POSITIVE_INFINITY : atMs - mark.atMs;
+    if (elapsedMs < MIN_BRAKE_WINDOW_MS) return this.#brakeShare;
+    this.#brakeShare = cpuWaitShare(elapsedMs > MAX_BRAKE_WINDOW_MS ? undefined : mark?.pressure, pressure, elapsedMs);
+    this.#brakeMark = { pressure, atMs };
+    return this.#brakeShare;
+  }
+
+  /**
+   * The CPU brake: tasks waited for a CPU too long of the brake's window, and longer than before the
+   * run began (on a machine others keep busy, fewer attempts of ours would not make them wait less,
+   * only give this run a smaller share: the knee decides there); without PSI, tasks queue now or
+   * too little was idle since the previous look.
+   */
   #isCpuSaturated(): boolean {
+    const waitShare = this.#brakeWaitShare();
+    if (waitShare !== undefined) return waitShare > Math.max(this.#options.maxWaitShare, this.#startWaitShare + BRAKE_MARGIN);
     const { cores } = this.#options;
     const runQueue = this.#options.readRunQueue();
     // procs_running counts the reader: more than `cores` others means some wait.
@@ -215,21 +297,41 @@ export class AutoConcurrency {
     this.#running = running;
   }
 
-  /** Ends a throughput window: a higher concurrency that did not pay (less than `minGain` faster) marks the knee. */
+  /**
+   * Ends a throughput window. Against the reference window: a higher concurrency that did not pay
+   * (less than `minGain` faster) while the CPU waited more marks the knee; one that did not pay
+   * without more CPU waiting keeps the reference and the limit. Otherwise the window becomes the
+   * reference, and when it ran at its limit, the limit grows by one.
+   */
   #closeWindow(): void {
     const now = this.#options.now();
     this.#setRunning(this.#running);
     const elapsedMs = now - this.#window.startedAt;
+    const pressure = this.#options.readCpuPressure();
     if (elapsedMs > 0) {
-      const current: ThroughputWindow = { perSecond: (this.#window.finished * 1000) / elapsedMs, meanRunning: this.#window.runningMs / elapsedMs };
-      const previous = this.#lastWindow;
-      if (this.#knee === undefined && previous !== undefined && current.meanRunning >= previous.meanRunning + 0.5 && current.perSecond < previous.perSecond * (1 + this.#options.minGain)) {
-        this.#knee = Math.max(1, Math.round(previous.meanRunning));
+      const startPressure = this.#window.pressure;
+      const waitShare = pressure === undefined || startPressure === undefined ? null : cpuWaitShare(startPressure, pressure, elapsedMs);
+      const current: ThroughputWindow = { atMs: now - this.#startedAt, perSecond: (this.#window.finished * 1000) / elapsedMs, meanRunning: this.#window.runningMs / elapsedMs, cpuWaitShare: waitShare };
+      this.#windows.push(current);
+      this.#judge(current);
+    }
+    this.#window = { startedAt: now, finished: 0, runningMs: 0, changedAt: now, pressure };
+  }
+
+  #judge(current: ThroughputWindow): void {
+    if (this.#knee !== undefined) return;
+    const reference = this.#reference;
+    const isHigher = reference !== undefined && current.meanRunning >= reference.meanRunning + 0.5;
+    if (reference !== undefined && isHigher && current.perSecond < reference.perSecond * (1 + this.#options.minGain)) {
+      const isWaitingMore = current.cpuWaitShare === null || reference.cpuWaitShare === null || current.cpuWaitShare > reference.cpuWaitShare;
+      if (isWaitingMore) {
+        this.#knee = Math.max(1, Math.round(reference.meanRunning));
         this.#setLimit(Math.min(this.#limit, this.#knee));
       }
-      this.#lastWindow = current;
+      return;
     }
-    this.#window = { startedAt: now, finished: 0, runningMs: 0, changedAt: now };
+    this.#reference = current;
+    if (current.meanRunning >= this.#limit - 0.5) this.#grow();
   }
 
   /** The scheduler's `admit`: waits while a start is held, then counts the item as running. */

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneBare, createGitRepository, git, makeTemporaryDirectory } from '../../test/helpers/git-repository.js';
@@ -142,6 +143,19 @@ describe('prepareWorkspace and RepoCache', () => {
     const cache = new RepoCache({ directory: path.join(root, 'cache-concurrent') });
     const results = await Promise.all([1, 2, 3].map(() => cache.ensure(path.join(root, 'source'), shas[1] as string)));
     expect(results.filter((result) => result.didFetch)).toHaveLength(1);
+  });
+
+  it('serves a pinned commit the mirror holds without the lock, even while another holder keeps it', async () => {
+    const cache = new RepoCache({ directory: path.join(root, 'cache-held') });
+    const source = path.join(root, 'source');
+    expect((await cache.ensure(source, shas[0] as string)).didFetch).toBe(true);
+    // A live process (this one) holds the mirror's lock, as another run's fetch would.
+    await writeFile(`${cache.pathFor(source)}.lock`, JSON.stringify({ pid: process.pid, hostname: hostname() }));
+    try {
+      expect(await cache.ensure(source, shas[0] as string)).toEqual({ path: cache.pathFor(source), didFetch: false });
+    } finally {
+      await rm(`${cache.pathFor(source)}.lock`, { force: true });
+    }
   });
 
   it('reports an unreachable remote as GIT_CLONE_FAILED naming the URL', async () => {

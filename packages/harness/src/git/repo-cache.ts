@@ -66,6 +66,11 @@ export class RepoCache {
    */
   async ensure(url: string, commit: string, options: { signal?: AbortSignal; logFile?: string } = {}): Promise<CachedRepository> {
     const mirror = this.pathFor(url);
+    // A pinned commit the mirror holds needs no write, so no lock: attempts started together (-j 4 on
+    // one repository) would otherwise take it one after another, each with a git process, before any
+    // could clone. Reading beside a fetch is safe: git writes objects and refs by atomic renames, and
+    // a new mirror is renamed into place whole.
+    if (isCommitSha(commit) && (await pathExists(mirror)) && (await this.hasCommit(mirror, commit))) return { path: mirror, didFetch: false };
     await mkdir(this.directory, { recursive: true });
     return withFileLock(`${mirror}.lock`, async () => {
       const gitOptions = { signal: options.signal, logFile: options.logFile };

@@ -15,10 +15,10 @@ afterEach(async () => {
 });
 
 /** A run folder as a finished run leaves it: run.json of `kind` and attempts.jsonl of `lines`. */
-async function writeRun(name: string, kind: string, createdAt: string, lines: readonly unknown[]): Promise<void> {
+async function writeRun(name: string, kind: string, createdAt: string, lines: readonly unknown[], options: Record<string, unknown> = {}): Promise<void> {
   const dir = path.join(root, name);
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'run.json'), JSON.stringify({ run_id: name, kind, created_at: createdAt, task_ids: [], options: {}, status: 'completed' }));
+  await writeFile(path.join(dir, 'run.json'), JSON.stringify({ run_id: name, kind, created_at: createdAt, task_ids: [], options, status: 'completed' }));
   await writeFile(path.join(dir, 'attempts.jsonl'), lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n');
 }
 
@@ -33,6 +33,15 @@ describe('readPastAttemptDurations', () => {
     await mkdir(path.join(root, 'not-a-run'));
     const durations = await readPastAttemptDurations(root, 'suite_baseline', ['slow', 'fast', 'unknown']);
     expect(Object.fromEntries(durations)).toEqual({ slow: 12, fast: 1 });
+  });
+
+  it('takes each task’s durations from the least contended runs that have it: a sleep is not stretched by -j 4, a CPU-bound task is', async () => {
+    await writeRun('j4', 'suite_baseline', '2026-01-01T00:00:00.000Z', [timed('cpu_bound', 13), timed('sleeper', 8), timed('new', 5)], { concurrency: 4 });
+    await writeRun('auto', 'suite_baseline', '2026-01-02T00:00:00.000Z', [timed('cpu_bound', 12), timed('sleeper', 7)], { concurrency: 'auto', max_jobs: 3 });
+    await writeRun('j1', 'suite_baseline', '2026-01-03T00:00:00.000Z', [timed('cpu_bound', 1.4), timed('sleeper', 6)], { concurrency: 1 });
+    await writeRun('j1-again', 'suite_baseline', '2026-01-04T00:00:00.000Z', [timed('cpu_bound', 1.6)], { concurrency: 1 });
+    const durations = await readPastAttemptDurations(root, 'suite_baseline', ['cpu_bound', 'sleeper', 'new']);
+    expect(Object.fromEntries(durations)).toEqual({ cpu_bound: 1.5, sleeper: 6, new: 5 });
   });
 
   it('finds nothing in a folder that does not exist', async () => {

@@ -57,27 +57,44 @@ function durationOfLine(line: string): { taskId: string; seconds: number } | und
 }
 
 /**
- * How long each task took in the earlier runs of this kind under `runsDir` (run.json `kind`):
- * the median `duration_sec` of its records over the newest 20 such runs, for the tasks named.
+ * Attempts in flight a run allowed (run.json `options.concurrency`; -j auto: its `max_jobs`), the
+ * contention its durations were measured under; unknown counts as the most.
+ */
+function concurrencyOf(options: unknown): number {
+  const { concurrency, max_jobs: maxJobs } = (typeof options === 'object' && options !== null ? options : {}) as { concurrency?: unknown; max_jobs?: unknown };
+  if (typeof concurrency === 'number' && concurrency >= 1) return concurrency;
+  return typeof maxJobs === 'number' && maxJobs >= 1 ? maxJobs : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * How long each task took in the earlier runs of this kind under `runsDir` (run.json `kind`): the
+ * median `duration_sec` of its records over the newest 20 such runs, for the tasks named, taken from
+ * the runs of the lowest concurrency that have the task. A duration measured beside other attempts
+ * is stretched by their contention, and unevenly: a CPU-bound task's by the attempts it shared the
+ * cores with, a latency-bound one's (a sleep, a timeout, an LLM's answers) hardly at all, so the
+ * least contended measure ranks tasks by their own length (docs/decisions.md, issue 26).
  * A hint for the order attempts start in, so it never fails: unreadable folders and lines that
  * are not records are passed over, and only the last 4 MiB of each attempts.jsonl is read.
  */
 export async function readPastAttemptDurations(runsDir: string, kind: RunRecord['kind'], taskIds: readonly string[]): Promise<Map<string, number>> {
   const wanted = new Set(taskIds);
-  const runs: Array<{ dir: string; createdAt: string }> = [];
+  const runs: Array<{ dir: string; createdAt: string; concurrency: number }> = [];
   for (const name of await readdir(runsDir).catch(() => [] as string[])) {
     const dir = path.join(runsDir, name);
-    const run = (await readJson(path.join(dir, 'run.json'))) as { kind?: unknown; created_at?: unknown } | undefined;
-    if (run?.kind === kind && typeof run.created_at === 'string') runs.push({ dir, createdAt: run.created_at });
+    const run = (await readJson(path.join(dir, 'run.json'))) as { kind?: unknown; created_at?: unknown; options?: unknown } | undefined;
+    if (run?.kind === kind && typeof run.created_at === 'string') runs.push({ dir, createdAt: run.created_at, concurrency: concurrencyOf(run.options) });
   }
   runs.sort((left, right) => right.createdAt.localeCompare(left.createdAt));
-  const seen = new Map<string, number[]>();
+  // Per task: the lowest concurrency it was seen at, and its durations there.
+  const seen = new Map<string, { concurrency: number; seconds: number[] }>();
   for (const run of runs.slice(0, RUNS_READ)) {
     for (const line of (await readTail(path.join(run.dir, ATTEMPTS_FILE))).split('\n')) {
       const duration = line.trim() === '' ? undefined : durationOfLine(line);
       if (duration === undefined || !wanted.has(duration.taskId)) continue;
-      seen.set(duration.taskId, [...(seen.get(duration.taskId) ?? []), duration.seconds]);
+      const known = seen.get(duration.taskId);
+      if (known === undefined || run.concurrency < known.concurrency) seen.set(duration.taskId, { concurrency: run.concurrency, seconds: [duration.seconds] });
+      else if (run.concurrency === known.concurrency) known.seconds.push(duration.seconds);
     }
   }
-  return new Map([...seen].map(([taskId, seconds]) => [taskId, median(seconds)]));
+  return new Map([...seen].map(([taskId, { seconds }]) => [taskId, median(seconds)]));
 }

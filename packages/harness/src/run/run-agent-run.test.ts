@@ -302,11 +302,16 @@ describe('runAgentRun', () => {
     expect(run.progress.done).toBe(3);
     // Started at one; task_a's start lets one more in (two creates would have let two).
     expect(peak).toBe(2);
-    // run.json says how the limit moved (seconds into the run, limit) and that no knee was found.
-    const { auto } = JSON.parse(await readFile(path.join(root, 'run', 'run.json'), 'utf8')) as { auto: { knee: number | null; limit: number; limits: Array<[number, number]> } };
+    // run.json says how the limit moved (seconds into the run, limit): task_a's start made it 2 (a
+    // window that ran at its limit may add one at the end), the throughput window it judged (three
+    // attempts finished) and that no knee was found.
+    const { auto } = JSON.parse(await readFile(path.join(root, 'run', 'run.json'), 'utf8')) as {
+      auto: { knee: number | null; limit: number; limits: Array<[number, number]>; windows: Array<{ running: number; cpu_wait: number | null }> };
+    };
     expect(auto.knee).toBeNull();
-    expect(auto.limits.map(([, limit]) => limit)).toEqual([2]);
-    expect(auto.limit).toBe(2);
+    expect(auto.limits[0]?.[1]).toBe(2);
+    expect(auto.windows).toHaveLength(1);
+    expect(auto.windows[0]?.cpu_wait).toBeNull();
   });
 });
 

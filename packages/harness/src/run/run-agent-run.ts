@@ -29,6 +29,7 @@ import { RunProgressCounter } from './run-progress.js';
 import { loadRunTasks, planOf, plannedAttempts, readRunRecord, wholeNumber } from './agent-run-plan.js';
 import { orderAttempts } from './longest-first-order.js';
 import { readPastAttemptDurations } from './past-attempt-durations.js';
+import { autoConcurrencyRecord } from './auto-concurrency-record.js';
 import type { AgentRunEntry, AgentRunEvent, AgentRunOptions, AgentRunResult, AttemptTryFunction, PlannedAttempt } from './agent-run-types.js';
 
 export type { AgentRunEntry, AgentRunEvent, AgentRunOptions, AgentRunResult, AttemptTryFunction, AttemptTryInput, PlannedAttempt } from './agent-run-types.js';
@@ -230,7 +231,7 @@ export async function runAgentRun(options: AgentRunOptions): Promise<AgentRunRes
       const writeFailure = outcomes.flatMap((outcome) => (outcome.status === 'rejected' && ArtifactWriteError.isInstance(outcome.error) ? [outcome.error] : []))[0];
       const progress = counter.snapshot();
       return {
-        ...(auto === undefined ? {} : { fields: { auto: { knee: auto.knee ?? null, limit: auto.limit, limits } } }),
+        ...(auto === undefined ? {} : { fields: { auto: autoConcurrencyRecord(auto, limits) } }),
         status: writeFailure !== undefined ? 'failed' : progress.done === progress.total ? 'completed' : 'interrupted',
         counts: { total: progress.total, passed: progress.passed, failed: progress.failed, errored: progress.errored, skipped: progress.total - progress.done },
         ...(writeFailure === undefined ? {} : { failure: writeFailure }),

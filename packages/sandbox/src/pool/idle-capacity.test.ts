@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CpuTimes } from '@agentbench/helpers';
-import { HostIdleCapacity, hostCpuPressure, type CpuPressure } from './idle-capacity.js';
+import { PressuredHost } from '../../../helpers/test/helpers/pressured-host.js';
+import { HostIdleCapacity } from './idle-capacity.js';
 
 /** CPU counters the test advances: `idle` of `total` ms pass per look. */
 function counters(steps: Array<{ idle: number; total: number }>): () => CpuTimes {
@@ -13,19 +13,6 @@ function counters(steps: Array<{ idle: number; total: number }>): () => CpuTimes
     now = { idle: now.idle + step.idle, total: now.total + step.total };
     return now;
   };
-}
-
-/** A host whose CPU pressure and clock the test moves: each look, `waitedMs` of the `elapsedMs` that pass had a task waiting. */
-class PressuredHost {
-  waitedMicros = 0;
-  nowMs = 0;
-  avg10Percent = 0;
-  pass(elapsedMs: number, waitedMs: number): void {
-    this.nowMs += elapsedMs;
-    this.waitedMicros += waitedMs * 1000;
-  }
-  read = (): CpuPressure => ({ waitedMicros: this.waitedMicros, avg10Percent: this.avg10Percent });
-  clock = (): number => this.nowMs;
 }
 
 describe('HostIdleCapacity', () => {
@@ -48,15 +35,6 @@ describe('HostIdleCapacity', () => {
     host.avg10Percent = 70;
     expect(new HostIdleCapacity({ readCpuPressure: host.read, now: host.clock }).whyBusy()).toBe('tasks waited for a CPU 70 % of the last 10 s');
     expect(new HostIdleCapacity({ readCpuPressure: host.read, now: host.clock, maxWaitShare: 0.8 }).whyBusy()).toBeUndefined();
-  });
-
-  it('reads the kernel’s CPU pressure where it has one', () => {
-    const pressure = hostCpuPressure();
-    expect(pressure !== undefined).toBe(existsSync('/proc/pressure/cpu'));
-    if (pressure !== undefined) {
-      expect(pressure.waitedMicros).toBeGreaterThan(0);
-      expect(pressure.avg10Percent).toBeGreaterThanOrEqual(0);
-    }
   });
 
   describe('without CPU pressure', () => {

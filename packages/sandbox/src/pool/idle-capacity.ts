@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuTimes } from '@agentbench/helpers';
+import { cpuWaitShare, hostCpuPressure, hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuPressure, type CpuTimes } from '@agentbench/helpers';
 
 /**
  * Whether the host has CPU to spare for a warm start now. A pool that warms while attempts wait for
@@ -10,14 +9,6 @@ import { hostCpuTimes, hostRunQueue, idleCoresBetween, type CpuTimes } from '@ag
 export interface IdleCapacity {
   /** Why a warm start should wait now ("tasks waited for a CPU 83 % of the last 0.25 s"), or undefined when the host has idle CPU. */
   whyBusy(): string | undefined;
-}
-
-/** The kernel's CPU pressure (/proc/pressure/cpu, "some" line): the share of time at least one runnable task waited for a CPU. */
-export interface CpuPressure {
-  /** Microseconds during which some task waited, since boot (`total=`). */
-  waitedMicros: number;
-  /** The same share averaged over the last 10 s, in % (`avg10=`): the first look's window. */
-  avg10Percent: number;
 }
 
 export interface HostIdleCapacityOptions {
@@ -76,9 +67,9 @@ export class HostIdleCapacity implements IdleCapacity {
     const previous = this.previousPressure;
     this.previousPressure = { pressure, atMs };
     const windowMs = previous === undefined ? 0 : atMs - previous.atMs;
-    const waitShare = windowMs > 0 && previous !== undefined ? (pressure.waitedMicros - previous.pressure.waitedMicros) / 1000 / windowMs : pressure.avg10Percent / 100;
+    const waitShare = cpuWaitShare(previous?.pressure, pressure, windowMs);
     const window = windowMs > 0 ? `the last ${(windowMs / 1000).toFixed(2)} s` : 'the last 10 s';
-    return waitShare > this.maxWaitShare ? `tasks waited for a CPU ${Math.round(Math.min(1, waitShare) * 100)} % of ${window}` : undefined;
+    return waitShare > this.maxWaitShare ? `tasks waited for a CPU ${Math.round(waitShare * 100)} % of ${window}` : undefined;
   }
 
   private whyBusyWithoutPressure(): string | undefined {
@@ -91,16 +82,6 @@ export class HostIdleCapacity implements IdleCapacity {
     const idleCores = previous === undefined ? undefined : idleCoresBetween(previous, now, this.cores);
     if (idleCores === undefined) return undefined;
     return idleCores < this.minIdleCores ? `${idleCores.toFixed(2)} of ${this.cores} cores idle` : undefined;
-  }
-}
-
-/** /proc/pressure/cpu's "some" line; undefined without PSI (not Linux, a kernel before 4.20, or PSI off). */
-export function hostCpuPressure(): CpuPressure | undefined {
-  try {
-    const match = /^some avg10=([\d.]+) .*total=(\d+)$/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
-    return match === null ? undefined : { avg10Percent: Number(match[1]), waitedMicros: Number(match[2]) };
-  } catch {
-    return undefined;
   }
 }
 

@@ -98,14 +98,17 @@ describe('prepareWorkspace and RepoCache', () => {
     expect(await readdir(path.join(root, 'unused-cache'))).toEqual(['.checkouts']);
   });
 
-  it('copies a commit checked out before from the cache, running no git, as a fresh clone would hold it and never linked to the cache', async () => {
+  it('copies a commit checked out before from the cache, running no fetch or checkout, as a fresh clone would hold it and never linked to the cache', async () => {
     const cache = new RepoCache({ directory: path.join(root, 'checkout-cache') });
     const source = path.join(root, 'source');
     await prepareWorkspace({ repoUrl: source, commit: shas[0] as string, workspaceDir: nextWorkspace(), cache });
     const workspaceDir = nextWorkspace();
     const logFile = path.join(root, 'copy-git.log');
     const prepared = await prepareWorkspace({ repoUrl: source, commit: (shas[0] as string).toUpperCase(), workspaceDir, cache, logFile });
-    expect(existsSync(logFile)).toBe(false);
+    // One git process: the index's refresh, no init, fetch or checkout.
+    expect((await readFile(logFile, 'utf8')).split('\n').filter((line) => line.startsWith('$ git')).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(['$ git update-index']);
+    // The index matches the copied files as they are (before any command that refreshes it), as `git apply --index` needs.
+    expect(() => git(prepared.repoDir, ['diff-files', '--quiet'])).not.toThrow();
     expect(prepared.commitSha).toBe(shas[0]);
     expect(git(prepared.repoDir, ['rev-parse', 'HEAD']).trim()).toBe(shas[0]);
     expect(() => git(prepared.repoDir, ['symbolic-ref', '-q', 'HEAD'])).toThrow();

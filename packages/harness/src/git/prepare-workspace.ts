@@ -253,6 +253,9 @@ async function copyCheckout(checkoutsDir: string, repoDir: string, checkout: Pin
   }
   const head = (await readFile(path.join(repoDir, '.git', 'HEAD'), 'utf8')).trim();
   if (head !== checkout.commitSha) throw new Error(`HEAD is "${head}" in the cached checkout ${ready}, not ${checkout.commitSha}`);
+  // The copied index holds the cached files' inodes and change times, so git would take every file
+  // for changed (`git apply --index` in a SWE-bench setup fails "does not match index"): refresh it.
+  await runGit(['update-index', '-q', '--refresh'], { cwd: repoDir, ...checkout.gitOptions });
   return performance.now() - copyStarted;
 }
 

@@ -29,6 +29,13 @@ export interface RunSandboxPoolOptions {
   networkHolders?: NetworkHolderPool;
   /** Debug notes of the pool (a take served cold, and why). */
   onDebug?: (message: string) => void;
+  /**
+   * When a take's refill starts (the pool's `refillAfter`). Default `'release'`: an agent attempt
+   * releases its sandbox before its verdict, so the refill overlaps the attempt's tail. A run whose
+   * attempts release only at their very end (a suite's baselines) passes `'take'`: refilled at the
+   * release, the next task's take would always wait for the create.
+   */
+  refillAfter?: 'take' | 'release';
   /** When the pool may warm in the background. Default: while the host has idle CPU (HostIdleCapacity); a test of warm takes on a busy machine gives a host that is always idle. */
   idleCapacity?: PoolIdleCapacity;
 }
@@ -64,7 +71,7 @@ export async function startRunSandboxPool(options: RunSandboxPoolOptions): Promi
     labels: { runId: options.runId, taskId: 'sandbox-pool' },
     mountSlotsDir,
     // The next take comes when an attempt ends: refill as one ends (its sandbox released), not while it sets up.
-    refillAfter: 'release',
+    refillAfter: options.refillAfter ?? 'release',
     ...(options.networkHolders === undefined ? {} : { networkHolders: options.networkHolders }),
     ...(options.onDebug === undefined ? {} : { onDebug: options.onDebug }),
     ...(options.idleCapacity === undefined ? {} : { idleCapacity: options.idleCapacity }),

@@ -16,6 +16,8 @@ export interface InstalledAgentChoice {
   cacheFolder?: string;
   /** A template of the user's for the instruction, instead of the shipped one. */
   instructionTemplate?: string;
+  /** The sha256 of the template's text when the run started: an edited template is refused (see `buildInstruction`). */
+  instructionTemplateSha256?: string;
   /** The generic `command` agent's command line. */
   command?: string;
 }
@@ -57,7 +59,11 @@ export async function prepareInstalledAgent(
     ...(choice.cacheFolder === undefined ? {} : { cacheFolder: choice.cacheFolder }),
   });
   const { task } = attempt.loaded;
-  const source = { taskFolder: path.dirname(attempt.loaded.file), ...(choice.instructionTemplate === undefined ? {} : { templateFile: choice.instructionTemplate }) };
+  const source = {
+    taskFolder: path.dirname(attempt.loaded.file),
+    ...(choice.instructionTemplate === undefined ? {} : { templateFile: choice.instructionTemplate }),
+    ...(choice.instructionTemplateSha256 === undefined ? {} : { templateSha256: choice.instructionTemplateSha256 }),
+  };
   // Built now for its version and to refuse a bad template before anything runs; the stage builds it again with the repository's path in the sandbox.
   const instruction = await buildInstruction({ task, ...source });
   const variant = installation.version === undefined ? definition.name : `${definition.name}@${installation.version}`;

@@ -99,3 +99,40 @@ describe('ab run --resume keeps the instruction (issue 25)', () => {
     await expect(runAgentRun({ resume: runDir })).rejects.toThrow(`(--agent: ${agent} changed since the run started (sha256 ${sha256(DEFINITION).slice(0, 12)}… then, `);
   });
 });
+
+describe('ab run keeps one instruction for all its attempts', () => {
+  it('refuses an attempt whose template was edited after the run started, instead of mixing two instructions', async () => {
+    vi.stubEnv('OPENAI_BASE_URL', 'http://127.0.0.1:9/v1');
+    vi.stubEnv('OPENAI_API_KEY', 'sk-unused');
+    const agent = await write('my-agent.yaml', DEFINITION);
+    const planned = 'Fix {{task_id}}.\n';
+    const template = await write('mine.md', planned);
+    const runDir = path.join(root, 'run');
+    let creates = 0;
+    // The first attempt edits the template while it runs (as a user iterating on it would), then stops at its sandbox.
+    const result = await runAgentRun({
+      tasks,
+      runs: 2,
+      concurrency: 1,
+      models: ['fake-model'],
+      retries: 0,
+      validityRunsDir: path.join(root, 'no-runs'),
+      agent,
+      instructionTemplate: template,
+      outDir: runDir,
+      createSandbox: async () => {
+        creates += 1;
+        await writeFile(template, 'Fix {{task_id}} any way you can.\n');
+        throw new SandboxError('engine_unavailable', 'no engine in this test');
+      },
+    });
+    const records = (await readFile(path.join(runDir, 'attempts.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as AttemptRecord);
+    expect(result.isComplete).toBe(true);
+    expect(records).toHaveLength(2);
+    expect(records[0]?.model?.prompt_version).toBe(`mine@${sha256(planned).slice(0, 12)}`);
+    // The second attempt never ran under the edited template: it made no sandbox, and says why it could not start.
+    expect(creates).toBe(1);
+    expect(records[1]).toMatchObject({ errored: true, not_started: { reason: 'could not start' }, result: { passed: false } });
+    expect(records[1]?.failure_cause).toContain(`--instruction-template: ${template} changed since the run started (sha256 ${sha256(planned).slice(0, 12)}… then, `);
+  });
+});

@@ -7,6 +7,7 @@ import { ulid } from 'ulid';
 import { loadScanners, type Scanner } from '@agentbench/evaluators';
 import { DEFAULT_DOCKER_IMAGE } from '@agentbench/sandbox';
 import { runAgentAttempt } from '../attempt/run-agent-attempt.js';
+import type { InstalledAgentChoice } from '../attempt/prepare-installed-agent.js';
 import { prepareRunEngines } from './engines/prepare-engines.js';
 import { providerOf } from '../plan/model-list.js';
 import { ArtifactWriteError } from '../errors/artifact-write-error.js';
@@ -254,7 +255,8 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan, scanne
       cache,
       variant: plan.variant,
       // The plan's template, not the options': a resume that leaves the flag out runs under the run's own.
-      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent, ...(plan.instruction_template?.file === undefined ? {} : { instructionTemplate: plan.instruction_template.file }) } } : {}),
+      // Its sha256 too: a template edited while the run goes is refused at the next attempt, not mixed in.
+      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent, ...plannedTemplate(plan) } } : {}),
       ...(attempt.model === null ? {} : { model: attempt.model }),
       runDir: tryDir,
       skipBaseline: plan.skip_baseline,
@@ -271,4 +273,10 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan, scanne
     if (result.writeFailure !== undefined) throw result.writeFailure;
     return result.record;
   };
+}
+
+/** The run's instruction template for an installed agent's attempt: its file and the sha256 its text had when the run started. */
+function plannedTemplate(plan: RunPlan): Pick<InstalledAgentChoice, 'instructionTemplate' | 'instructionTemplateSha256'> {
+  const template = plan.instruction_template;
+  return template === undefined || template === null ? {} : { instructionTemplate: template.file, instructionTemplateSha256: template.sha256 };
 }

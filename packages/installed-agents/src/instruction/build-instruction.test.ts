@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
 import { buildInstruction } from './build-instruction.js';
@@ -42,6 +43,18 @@ describe('buildInstruction', () => {
     await scratch.write('terse.md', 'Task {{task_id}}.');
     const edited = await buildInstruction({ task, templateFile: file });
     expect(edited.version).not.toBe(first.version);
+  });
+
+  it('refuses a template whose text is no longer the one the run started with', async () => {
+    scratch = await createTemporaryDirectory();
+    const planned = 'Task {{task_id}}.';
+    const file = await scratch.write('terse.md', planned);
+    const plannedSha256 = createHash('sha256').update(planned).digest('hex');
+    expect((await buildInstruction({ task, templateFile: file, templateSha256: plannedSha256 })).text).toBe('Task toy_fail_pytest.');
+    await scratch.write('terse.md', 'Task {{task_id}}, any way you can.');
+    await expect(buildInstruction({ task, templateFile: file, templateSha256: plannedSha256 })).rejects.toThrow(
+      `--instruction-template: ${file} changed since the run started (sha256 ${plannedSha256.slice(0, 12)}… then, `,
+    );
   });
 
   it('refuses a template value it does not know, naming the file and the line', async () => {

@@ -19,6 +19,11 @@ export interface BuildInstructionOptions {
   failingTests?: readonly string[];
   /** A template file of the user's, instead of the shipped `instruction-v1.md`. */
   templateFile?: string;
+  /**
+   * The sha256 of the template's text when the run started (run.json's `instruction_template`): a
+   * template edited since is refused, so one run's attempts never mix two instructions.
+   */
+  templateSha256?: string;
 }
 
 const VARIABLES = ['workdir', 'task_id', 'test_command', 'problem_statement', 'failing_tests'] as const;
@@ -34,6 +39,12 @@ const MAX_PROBLEM_STATEMENT_BYTES = 256 * 1024;
 export async function buildInstruction(options: BuildInstructionOptions): Promise<Instruction> {
   const templateFile = options.templateFile === undefined ? path.join(shippedFolder('templates'), 'instruction-v1.md') : path.resolve(options.templateFile);
   const template = await readText(templateFile, 'the instruction template');
+  const templateSha256 = createHash('sha256').update(template).digest('hex');
+  if (options.templateSha256 !== undefined && options.templateSha256 !== templateSha256) {
+    throw new InstalledAgentError(
+      `--instruction-template: ${templateFile} changed since the run started (sha256 ${options.templateSha256.slice(0, 12)}… then, ${templateSha256.slice(0, 12)}… now); one run's attempts must share one instruction: restore the file, or start a new run`,
+    );
+  }
   const problemStatement = options.taskFolder === undefined ? '' : await readProblemStatement(options.taskFolder);
   const failingTests = options.failingTests ?? options.task.validation?.expected_failing_tests ?? [];
   const values: Record<Variable, string> = {
@@ -45,7 +56,7 @@ export async function buildInstruction(options: BuildInstructionOptions): Promis
   };
   const text = renderTemplate(template, values, templateFile);
   const name = options.templateFile === undefined ? 'instruction_v1' : path.basename(templateFile).replace(/\.[^.]*$/, '');
-  return { text, version: `${name}@${createHash('sha256').update(template).digest('hex').slice(0, 12)}` };
+  return { text, version: `${name}@${templateSha256.slice(0, 12)}` };
 }
 
 function renderTemplate(template: string, values: Record<Variable, string>, file: string): string {

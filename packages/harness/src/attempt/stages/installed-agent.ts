@@ -17,7 +17,7 @@ export interface InstalledAgentStageOptions {
   variant: string;
   model: string;
   /** Where the instruction comes from (`buildInstruction`): the task's folder and a template of the user's; its version is recorded as `model.prompt_version`. */
-  instruction: { taskFolder: string; templateFile?: string };
+  instruction: { taskFolder: string; templateFile?: string; templateSha256?: string };
   /** `max_steps` is the gateway's requests budget (an installed agent's step is a model request); `maxTimeSec` the agent's time limit. */
   limits: AgentLoopLimits;
   /** The attempt's gateway: its cassette, record or replay, upstream. The budget comes from `limits`. */

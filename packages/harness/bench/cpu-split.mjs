@@ -1,9 +1,11 @@
 // Where a run's CPU goes outside its sandboxes, for the benches (issue 26 item 3). Samples /proc every
 // 200 ms while a run goes and sums, per group, the CPU seconds (utime + stime) each process used:
-//   - engine daemons: dockerd and containerd. Shared by every user of the engine (on this machine, the
+//   - engine daemons: dockerd and containerd, with the children they reaped (dockerd's re-execs: a new
+//     network namespace's `set-ipv6`, a commit's `docker-untar`; the namespace's `libnetwork-setkey` hook
+//     runs under runc, whose short processes are sampled alive only). Shared by every user of the engine (on this machine, the
 //     other engineers too): `engineIdleRate()` is the same daemons' rate over a window before the run, the
 //     same-run baseline to read it against.
-//   - shims and runc: containerd-shim-runc-v2 and runc processes of this run's containers only (the
+//   - shims and runc: containerd-shim-runc-v2 and runc processes of this run's containers only, their own CPU (the
 //     container id in their command line, its `dev.agentbench.pid` label read from the engine's
 //     config.v2.json under /var/lib/docker/containers, which needs root; `unattributed` when it cannot be
 //     read: not root, or the container was gone before its first sample, mostly other users' short ones).
@@ -55,8 +57,16 @@ function daemonPids() {
   return pids;
 }
 
+/**
+ * The daemons' CPU and their reaped children's: dockerd re-executes itself per network namespace (`set-ipv6`)
+ * and per layer (`docker-untar`), ~0.1–0.2 CPU-s each, and containerd runs each shim's `start`.
+ * No container is among them: a shim is the init's child, not containerd's, and reaps its container.
+ */
 function daemonSeconds(pids) {
-  return pids.reduce((sum, pid) => sum + (processCpu(pid)?.own ?? 0), 0);
+  return pids.reduce((sum, pid) => {
+    const cpu = processCpu(pid);
+    return sum + (cpu === undefined ? 0 : cpu.own + cpu.children);
+  }, 0);
 }
 
 /** The daemons' CPU rate (cores) over `ms` with nothing of ours running: the engine's share of the others' load. */
@@ -107,6 +117,7 @@ export function startCpuSplit({ harnessPid, ownerPids }) {
         if (ours === false) continue;
         const cpu = processCpu(name);
         // A process older than the run counts only from here on; a new one from its start.
+        // Own CPU only: a shim reaps its container's init, so its children's CPU is the container's (the cgroup line).
         if (cpu !== undefined) seen.set(name, { first: isFirstSample ? cpu.own : 0, last: cpu.own, id, group: ours === true ? 'shims' : 'unattributed' });
       } else {
         if (known.group === 'unattributed' && known.id !== undefined) {

@@ -14,6 +14,8 @@ export interface InstalledAgentChoice {
   definitionFolders?: readonly string[];
   /** The host cache of installed agents. Default: `$AGENTBENCH_AGENTS_CACHE`, else `~/.cache/agentbench/agents`. */
   cacheFolder?: string;
+  /** With a definition file as `agent`: the sha256 of its text when the run started; an edited file is refused (see `loadAgentDefinition`). */
+  agentDefinitionSha256?: string;
   /** A template of the user's for the instruction, instead of the shipped one. */
   instructionTemplate?: string;
   /** The sha256 of the template's text when the run started: an edited template is refused (see `buildInstruction`). */
@@ -43,7 +45,7 @@ export async function prepareInstalledAgent(
 ): Promise<PreparedInstalledAgent> {
   const { name, version, file } = parseAgentChoice(choice.agent);
   const folders = choice.definitionFolders === undefined ? {} : { folders: [...choice.definitionFolders] };
-  const definition = await findAgentDefinition(file ?? name, folders);
+  const definition = await findAgentDefinition(file ?? name, { ...folders, ...(choice.agentDefinitionSha256 === undefined ? {} : { fileSha256: choice.agentDefinitionSha256 }) });
   const model = attempt.model ?? (attempt.environment['MODEL_NAME']?.trim() || undefined);
   if (model === undefined) throw new HarnessError(`--agent ${name}: expected a model for the agent (--model NAME, or MODEL_NAME in the environment)`);
   const provider = PROVIDERS[definition.wire_api];

@@ -135,4 +135,32 @@ describe('ab run keeps one instruction for all its attempts', () => {
     expect(records[1]).toMatchObject({ errored: true, not_started: { reason: 'could not start' }, result: { passed: false } });
     expect(records[1]?.failure_cause).toContain(`--instruction-template: ${template} changed since the run started (sha256 ${sha256(planned).slice(0, 12)}… then, `);
   });
+
+  it('refuses an attempt whose agent definition file was edited after the run started', async () => {
+    vi.stubEnv('OPENAI_BASE_URL', 'http://127.0.0.1:9/v1');
+    vi.stubEnv('OPENAI_API_KEY', 'sk-unused');
+    const agent = await write('my-agent.yaml', DEFINITION);
+    const runDir = path.join(root, 'run');
+    let creates = 0;
+    await runAgentRun({
+      tasks,
+      runs: 2,
+      concurrency: 1,
+      models: ['fake-model'],
+      retries: 0,
+      validityRunsDir: path.join(root, 'no-runs'),
+      agent,
+      outDir: runDir,
+      createSandbox: async () => {
+        creates += 1;
+        await writeFile(agent, `${DEFINITION}env: { MY_FLAG: "1" }\n`);
+        throw new SandboxError('engine_unavailable', 'no engine in this test');
+      },
+    });
+    const records = (await readFile(path.join(runDir, 'attempts.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as AttemptRecord);
+    expect(records).toHaveLength(2);
+    expect(creates).toBe(1);
+    expect(records[1]).toMatchObject({ errored: true, not_started: { reason: 'could not start' } });
+    expect(records[1]?.failure_cause).toContain(`--agent: ${agent} changed since the run started (sha256 ${sha256(DEFINITION).slice(0, 12)}… then, `);
+  });
 });

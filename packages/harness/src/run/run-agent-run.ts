@@ -255,8 +255,8 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan, scanne
       cache,
       variant: plan.variant,
       // The plan's template, not the options': a resume that leaves the flag out runs under the run's own.
-      // Its sha256 too: a template edited while the run goes is refused at the next attempt, not mixed in.
-      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent, ...plannedTemplate(plan) } } : {}),
+      // With their sha256: a template or definition file edited while the run goes is refused at the next attempt, not mixed in.
+      ...(typeof plan.agent === 'string' ? { installedAgent: { agent: plan.agent, ...plannedFiles(plan) } } : {}),
       ...(attempt.model === null ? {} : { model: attempt.model }),
       runDir: tryDir,
       skipBaseline: plan.skip_baseline,
@@ -275,8 +275,12 @@ async function defaultAttemptTry(options: AgentRunOptions, plan: RunPlan, scanne
   };
 }
 
-/** The run's instruction template for an installed agent's attempt: its file and the sha256 its text had when the run started. */
-function plannedTemplate(plan: RunPlan): Pick<InstalledAgentChoice, 'instructionTemplate' | 'instructionTemplateSha256'> {
+/** The run's files for an installed agent's attempt: its template, and the sha256 each file's text (its definition's too) had when the run started. */
+function plannedFiles(plan: RunPlan): Pick<InstalledAgentChoice, 'instructionTemplate' | 'instructionTemplateSha256' | 'agentDefinitionSha256'> {
   const template = plan.instruction_template;
-  return template === undefined || template === null ? {} : { instructionTemplate: template.file, instructionTemplateSha256: template.sha256 };
+  const definition = plan.agent_definition;
+  return {
+    ...(template === undefined || template === null ? {} : { instructionTemplate: template.file, instructionTemplateSha256: template.sha256 }),
+    ...(definition === undefined || definition === null ? {} : { agentDefinitionSha256: definition.sha256 }),
+  };
 }

@@ -44,10 +44,11 @@ export async function listAgentDefinitions(options: AgentDefinitionFolders = {})
 /**
  * The definition named `name`, or an `InstalledAgentError` listing the agents (with the nearest name).
  * A path ending in `.yaml`, `.yml` or `.json` (`--agent ./my-agent.yaml`) is a definition file of the
- * user's, read as it is (its `FileValidationError` names the file, line and field).
+ * user's, read as it is (its `FileValidationError` names the file, line and field); `fileSha256` refuses
+ * such a file edited since the run started (see `loadAgentDefinition`).
  */
-export async function findAgentDefinition(name: string, options: AgentDefinitionFolders = {}): Promise<AgentDefinition> {
-  if (DEFINITION_EXTENSIONS.some((extension) => name.toLowerCase().endsWith(extension))) return loadAgentDefinition(name);
+export async function findAgentDefinition(name: string, options: AgentDefinitionFolders & { fileSha256?: string } = {}): Promise<AgentDefinition> {
+  if (DEFINITION_EXTENSIONS.some((extension) => name.toLowerCase().endsWith(extension))) return loadAgentDefinition(name, options.fileSha256 === undefined ? {} : { sha256: options.fileSha256 });
   const definitions = await listAgentDefinitions(options);
   const found = definitions.find((definition) => definition.name === name);
   if (found !== undefined) return found;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileValidationError } from '@agentbench/schemas';
 import { createTemporaryDirectory, type TemporaryDirectory } from '../../../../test-support/temporary-directory.js';
@@ -52,6 +53,17 @@ describe('agent definitions', () => {
     const error = await errorOf(findAgentDefinition(`${folder.path}/defs/missing.yml`));
     expect(error).toBeInstanceOf(FileValidationError);
     expect(String(error)).toContain(`${folder.path}/defs/missing.yml:1:1: file not found`);
+  });
+
+  it('refuses a definition file whose text is no longer the one the run started with', async () => {
+    folder = await createTemporaryDirectory();
+    const file = await folder.write('my-agent.yaml', minimal);
+    const plannedSha256 = createHash('sha256').update(minimal).digest('hex');
+    expect(await findAgentDefinition(file, { fileSha256: plannedSha256 })).toMatchObject({ name: 'my-agent' });
+    await folder.write('my-agent.yaml', `${minimal}env: { MY_FLAG: "1" }\n`);
+    const error = await errorOf(findAgentDefinition(file, { fileSha256: plannedSha256 }));
+    expect(error).toBeInstanceOf(InstalledAgentError);
+    expect(error.message).toContain(`--agent: ${file} changed since the run started (sha256 ${plannedSha256.slice(0, 12)}… then, `);
   });
 
   it('names the file, the line and the field of a wrong value', async () => {

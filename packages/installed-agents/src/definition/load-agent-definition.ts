@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import * as v from 'valibot';
 import { FileValidationError, parseYamlSource, readInputFile, sortIssues, toValidationIssues, type ValidationIssue } from '@agentbench/schemas';
 import { AgentDefinitionSchema, type ParsedAgentDefinition } from './agent-definition-schema.js';
+import { InstalledAgentError } from '../errors/installed-agent-error.js';
 
 /** An installed agent as its definition file says: what to install, how to run it, how to read its output. */
 export type AgentDefinition = ParsedAgentDefinition & {
@@ -14,9 +16,11 @@ export const DEFINITION_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 /**
  * Reads and validates one agent definition file. Throws a `FileValidationError` whose message names
- * the file, the line, the field and what was expected.
+ * the file, the line, the field and what was expected. `sha256`: the sha256 of the file's text when
+ * the run started (run.json's `agent_definition`); a file edited since is refused, so one run's
+ * attempts never run two agents under one name.
  */
-export async function loadAgentDefinition(file: string): Promise<AgentDefinition> {
+export async function loadAgentDefinition(file: string, options: { sha256?: string } = {}): Promise<AgentDefinition> {
   const absolute = path.resolve(file);
   const issue = (fieldPath: string, message: string, locate?: (field: string) => { line: number; column: number }): ValidationIssue => ({
     file: absolute,
@@ -27,6 +31,12 @@ export async function loadAgentDefinition(file: string): Promise<AgentDefinition
   });
   const read = await readInputFile(absolute);
   if (read.problem !== undefined) throw new FileValidationError([{ ...issue('', read.problem.message), line: read.problem.line ?? 1, column: read.problem.column ?? 1 }]);
+  const sha256 = createHash('sha256').update(read.text).digest('hex');
+  if (options.sha256 !== undefined && options.sha256 !== sha256) {
+    throw new InstalledAgentError(
+      `--agent: ${absolute} changed since the run started (sha256 ${options.sha256.slice(0, 12)}… then, ${sha256.slice(0, 12)}… now); one run's attempts must share one agent: restore the file, or start a new run`,
+    );
+  }
   const source = parseYamlSource(read.text, absolute);
   if (source.syntaxIssues.length > 0) throw new FileValidationError(source.syntaxIssues);
   if (source.isEmpty) throw new FileValidationError([issue('', 'the file is empty; expected an agent definition: a mapping with name, description, wire_api, command and output')]);

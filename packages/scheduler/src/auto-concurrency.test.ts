@@ -183,7 +183,7 @@ describe('AutoConcurrency', () => {
   it('finds the knee: the concurrency beyond which throughput stops rising while CPU pressure rises', async () => {
     const host = new PressuredHost();
     const limits: number[] = [];
-    const auto = new AutoConcurrency({ maxJobs: 8, throughputWindow: 2, maxWaitShare: 1, readFreeMemory: plenty, readCpuPressure: host.read, now: host.clock, onLimitChange: (limit) => limits.push(limit) });
+    const auto = new AutoConcurrency({ maxJobs: 8, cores: 2, throughputWindow: 2, maxWaitShare: 1, readFreeMemory: plenty, readCpuPressure: host.read, now: host.clock, onLimitChange: (limit) => limits.push(limit) });
     host.avg10Percent = 30; // idle before the run, contended once it runs: the limit grows by windows, not by starts
     await runWindow(auto, host, 2, 10_000, 3000); // two in flight: 0.2 per second, CPU waited 30 %
     expect(auto.limit).toBe(3);
@@ -204,6 +204,19 @@ describe('AutoConcurrency', () => {
     expect(auto.limit).toBe(3);
   });
 
+  it('never puts the knee below the cores: running one at a time leaves a core idle, whatever one window said', async () => {
+    const host = new PressuredHost();
+    const auto = new AutoConcurrency({ maxJobs: 4, initialJobs: 1, cores: 2, throughputWindow: 1, maxWaitShare: 1, readFreeMemory: plenty, readCpuPressure: host.read, now: host.clock });
+    host.avg10Percent = 30;
+    // One in flight finishing fast (as attempts started before a window look when their finishes bunch), then two slower while tasks wait more.
+    await runWindow(auto, host, 1, 5000, 1000);
+    expect(auto.limit).toBe(2);
+    await runWindow(auto, host, 2, 20_000, 16_000);
+    expect(auto.windows.map((window) => window.meanRunning)).toEqual([1, 2]);
+    expect(auto.knee).toBe(2);
+    expect(auto.limit).toBe(2);
+  });
+
   it('no faster without more CPU waiting is no knee: the limit holds for that window, then grows on', async () => {
     const host = new PressuredHost();
     const auto = new AutoConcurrency({ maxJobs: 8, throughputWindow: 2, maxWaitShare: 1, readFreeMemory: plenty, readCpuPressure: host.read, now: host.clock });
@@ -218,7 +231,7 @@ describe('AutoConcurrency', () => {
 
   it('without PSI, grows by each start and finds the knee on throughput alone', async () => {
     let clock = 0;
-    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 5, initialJobs: 2, throughputWindow: 2, readFreeMemory: plenty, now: () => clock });
+    const auto = new AutoConcurrency({ ...quietHost, maxJobs: 5, initialJobs: 2, cores: 2, throughputWindow: 2, readFreeMemory: plenty, now: () => clock });
     // Two in flight (not yet started: no create reported), 0.2 per second; the window ran at its limit: three.
     await auto.admit(null, context);
     await auto.admit(null, context);

@@ -111,7 +111,7 @@ function median(values: readonly number[]): number {
  * window (`throughputWindow` finished items, at least the limit) that ran at its limit, so consecutive
  * windows compare neighbouring concurrencies. A window at a higher mean concurrency that finished
  * less than `minGain` faster while the CPU waited more than in the window before marks the knee:
- * the limit falls back to the previous window's concurrency and grows no more (`knee`). The same
+ * the limit falls back to the previous window's concurrency, never below the cores, and grows no more (`knee`). The same
  * gain-less window without more CPU waiting (a bottleneck elsewhere, or noise) only stops the
  * growth for that window. Starts are held while free memory is short, while the median of the
  * latest creates is more than twice the median of the first ones, while infrastructure failures rise,
@@ -325,7 +325,11 @@ export class AutoConcurrency {
     if (reference !== undefined && isHigher && current.perSecond < reference.perSecond * (1 + this.#options.minGain)) {
       const isWaitingMore = current.cpuWaitShare === null || reference.cpuWaitShare === null || current.cpuWaitShare > reference.cpuWaitShare;
       if (isWaitingMore) {
-        this.#knee = Math.max(1, Math.round(reference.meanRunning));
+        // Never below the cores (or --max-jobs): fewer attempts than cores leaves a core idle whatever
+        // the bottleneck, and a window at low concurrency can look fast on attempts started before it
+        // (their finishes bunch): a quiet 100-task run took a window at 1.2 in flight, 34/min, for the
+        // reference, set the knee at 1 and lost a sixth of its throughput for the rest of the run.
+        this.#knee = Math.min(this.maxJobs, Math.max(this.#options.cores, Math.round(reference.meanRunning)));
         this.#setLimit(Math.min(this.#limit, this.#knee));
       }
       return;

@@ -41,6 +41,21 @@ describe('planContainer', () => {
     expect(planContainer({ ...base, spec: { hasNetwork: true }, networkHolderId: 'abc' }).createOptions.HostConfig!.NetworkMode).toBe('container:abc');
   });
 
+  it('asks the engine for no network at all when given a hosts file, which it mounts read-only as /etc/hosts with IPv6 off', () => {
+    const plain = planContainer({ ...base, spec: {} }).createOptions;
+    expect(plain.NetworkDisabled).toBeUndefined();
+    expect(plain.HostConfig!.Mounts).toBeUndefined();
+    const plan = planContainer({ ...base, spec: { mountWorkspace: '/host/ws' }, engineNetworklessHostsFile: '/tmp/agentbench-hosts-x:y/hosts' }).createOptions;
+    expect(plan.NetworkDisabled).toBe(true);
+    expect(plan.HostConfig!.NetworkMode).toBe('none');
+    expect(plan.HostConfig!.Mounts).toEqual([{ Type: 'bind', Source: '/tmp/agentbench-hosts-x:y/hosts', Target: '/etc/hosts', ReadOnly: true }]);
+    expect(plan.HostConfig!.Binds).toEqual(['/host/ws:/workspace:rw']);
+    expect(plan.HostConfig!.Sysctls).toEqual({ 'net.ipv6.conf.all.disable_ipv6': '1' });
+    for (const input of [{ spec: { hasNetwork: true } }, { spec: {}, networkHolderId: 'abc' }, { spec: { runtime: 'runsc' } }]) {
+      expect(() => planContainer({ ...base, ...input, engineNetworklessHostsFile: '/tmp/hosts' })).toThrow(/no network, no holder and the default runtime/);
+    }
+  });
+
   it('applies the spec: image, workdir, limits, env, a mounted workspace and its user', () => {
     const plan = planContainer({
       ...base,

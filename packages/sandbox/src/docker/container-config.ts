@@ -58,6 +58,15 @@ export interface ContainerPlanInput {
    * sandbox whose runtime has no network (it moves to that runtime when the network is cut).
    */
   isRuntimeDeferred?: boolean;
+  /**
+   * The sandbox never has network, and the engine makes none for it (`NetworkDisabled`): runc gives
+   * it a network namespace of its own with loopback alone, without the engine's network sandbox,
+   * whose two re-executions of dockerd per container (`libnetwork-setkey`, `set-ipv6`) are most of
+   * what `--network none` costs over it. The engine then writes no /etc/hosts: this host file is
+   * mounted read-only in its place, and IPv6 is off, as under `none`. Only on an engine of this
+   * host (the file is a host path), under its default runtime.
+   */
+  engineNetworklessHostsFile?: string;
 }
 
 /**
@@ -90,6 +99,10 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     // A sandbox under another runtime (gVisor) cannot join the namespace a runc holder made.
     throw new SandboxError('invalid_spec', `SandboxSpec.runtime: a sandbox under runtime "${runtime}" cannot join a network holder`);
   }
+  const hostsFile = input.engineNetworklessHostsFile;
+  if (hostsFile !== undefined && (spec.hasNetwork === true || input.networkHolderId !== undefined || runtime !== undefined)) {
+    throw new SandboxError('invalid_spec', 'SandboxSpec: a sandbox the engine makes no network for must have no network, no holder and the default runtime');
+  }
   const memoryBytes = Math.round(memoryMb * 1024 * 1024);
   const isGvisor = isGvisorRuntime(runtime);
   const hostConfig: Dockerode.HostConfig = {
@@ -105,6 +118,14 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     Tmpfs: { '/tmp': `rw,nosuid,nodev,exec,size=${Math.max(16, Math.floor(memoryMb / 2))}m` },
     NetworkMode: input.networkHolderId !== undefined ? `container:${input.networkHolderId}` : spec.hasNetwork === true ? SANDBOX_NETWORK : NO_NETWORK,
     Binds: [...(spec.mountWorkspace === undefined ? [] : [`${spec.mountWorkspace}:${workdir}:rw`]), ...readOnlyBinds(spec.readOnlyMounts)],
+    ...(hostsFile === undefined
+      ? {}
+      : {
+          // A mount, not a bind string: a temporary folder's path may hold a ":".
+          Mounts: [{ Type: 'bind' as const, Source: hostsFile, Target: '/etc/hosts', ReadOnly: true }],
+          // The engine turns IPv6 off in a `none` namespace (`set-ipv6`); runc writes this before the start.
+          Sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' },
+        }),
     // The main process's stdout is the executor's protocol (all command output): reaching us
     // through the attach connection, it must not also be written to the engine's log files.
     LogConfig: { Type: 'none', Config: {} },
@@ -128,6 +149,7 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     Tty: false,
     HostConfig: hostConfig,
   };
+  if (hostsFile !== undefined) createOptions.NetworkDisabled = true;
   if (input.user !== undefined) createOptions.User = input.user;
   if (runtime !== undefined) hostConfig.Runtime = runtime;
   return { image, workdir, memoryMb, cpus, pids, runtime, createOptions };

@@ -27,6 +27,7 @@ import type { NetworkHolder, NetworkHolderPool } from './network-holder-pool.js'
 import { removeContainer } from './remove-container.js';
 import { ENGINE_CALL_TIMEOUT_MS, withEngineDeadline } from './engine-deadline.js';
 import { commitForRuntimeMove, removeMoveImage } from './runtime-move-image.js';
+import { networklessHostsFile } from './networkless-hosts-file.js';
 import { commitSnapshot } from './snapshot-image.js';
 import { trackSandbox, untrackSandbox, type ExitCleanup, type LiveSandbox } from '../core/live-sandboxes.js';
 import { containerExitCleanup } from './remove-at-exit.js';
@@ -173,7 +174,16 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
   }
 
   /** Creates and starts the container, fills the workspace, cuts the network unless `hasNetwork`. */
-  static async create(spec: SandboxSpec = {}, options: DockerSandboxOptions = {}): Promise<DockerSandbox> {
+  static create(spec: SandboxSpec = {}, options: DockerSandboxOptions = {}): Promise<DockerSandbox> {
+    return DockerSandbox.open(spec, options, { isNetworkedNever: false });
+  }
+
+  /**
+   * `create`, and with `isNetworkedNever` (a snapshot's sandbox without `hasNetwork`, which nothing
+   * connects later) the engine makes no network for it, when it can (see
+   * `ContainerPlanInput.engineNetworklessHostsFile`); `setNetwork(true)` is then refused.
+   */
+  private static async open(spec: SandboxSpec, options: DockerSandboxOptions, { isNetworkedNever }: { isNetworkedNever: boolean }): Promise<DockerSandbox> {
     checkEnvironment(spec.env, 'SandboxSpec.env');
     const docker = options.docker ?? options.networkHolders?.engine ?? defaultEngine();
     if (options.networkHolders !== undefined && options.networkHolders.engine !== docker) {
@@ -189,13 +199,16 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     const planInput: PlanInput = { spec };
     if (engineCpus !== undefined) planInput.engineCpus = engineCpus;
     if (user !== undefined) planInput.user = user;
+    if (isNetworkedNever && spec.hasNetwork !== true && spec.runtime === undefined && (await engineEndpoint(docker)).socketPath !== undefined) {
+      planInput.engineNetworklessHostsFile = networklessHostsFile();
+    }
     // Checks the spec before a holder is taken.
     planContainer({ ...planInput, name: 'agentbench-check', labels: {} });
     const networklessRuntime = await DockerSandbox.networklessRuntimeOf(docker, spec);
     // Setup with network runs under the default runtime; the network cut moves the sandbox.
     if (networklessRuntime !== undefined && spec.hasNetwork === true) planInput.isRuntimeDeferred = true;
     // A holder's namespace is made by runc: a container of another runtime cannot join it.
-    const holder = spec.runtime === undefined ? options.networkHolders?.take(typeof spec.image === 'string' ? spec.image : DEFAULT_DOCKER_IMAGE) : undefined;
+    const holder = spec.runtime === undefined && planInput.engineNetworklessHostsFile === undefined ? options.networkHolders?.take(typeof spec.image === 'string' ? spec.image : DEFAULT_DOCKER_IMAGE) : undefined;
     if (holder === undefined) return DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime, engineDefaultRuntime);
     try {
       return await DockerSandbox.start(docker, planInput, options, holder, networklessRuntime, engineDefaultRuntime);
@@ -446,7 +459,7 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (this.plan.runtime !== undefined || this.deferredRuntime !== undefined) return undefined;
     // The same engine; no network holder: a sandbox from a snapshot starts without network.
     const { networkHolders: _holders, ...options } = this.options;
-    return commitSnapshot(this.docker, this.container, this.containerName, (spec) => DockerSandbox.create(spec, { ...options, docker: this.docker }));
+    return commitSnapshot(this.docker, this.container, this.containerName, (spec) => DockerSandbox.open(spec, { ...options, docker: this.docker }, { isNetworkedNever: true }));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -539,6 +552,12 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
 
   private async applyNetwork(hasNetwork: boolean): Promise<void> {
     if (hasNetwork === this.isNetworkConnected) return;
+    if (hasNetwork && this.plan.createOptions.NetworkDisabled === true) {
+      throw new SandboxError(
+        'invalid_spec',
+        `setNetwork(true): docker sandbox ${this.containerName} was started from a snapshot without network, and the engine made no network for it; start it with hasNetwork: true to have network`,
+      );
+    }
     if (hasNetwork && this.networklessRuntime !== undefined && this.plan.runtime === this.networklessRuntime) {
       throw new SandboxError(
         'invalid_spec',

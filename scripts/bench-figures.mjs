@@ -1,5 +1,5 @@
 // Small helpers every benchmark shares: its whole-number flags and its percentiles.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 /** `--name N` from the command line: a whole number ≥ 1, else `fallback`. */
@@ -73,4 +73,11 @@ export function isSkippedWithoutDocker(bench, image = process.env.AGENTBENCH_RUN
     skipBench(bench, `Docker engine not reachable or runner image ${image} missing (docker/py-runner/build-offline.sh builds it)`, 'AGENTBENCH_REQUIRE_DOCKER');
     return true;
   }
+}
+
+/** Busy CPU seconds of the whole machine (every user) so far, from /proc/stat's first line (USER_HZ 100). */
+export function machineBusySeconds() {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = values.map(Number);
+  return (user + nice + system + irq + softirq + steal) / 100;
 }

@@ -14,6 +14,7 @@
 // A process that ends between two samples loses at most its last 200 ms. Figures only: nothing here
 // is trusted beyond a number, and a sandbox cannot write any of these files.
 import { readdirSync, readFileSync } from 'node:fs';
+import { machineBusySeconds } from '../../../scripts/bench-figures.mjs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 const SAMPLE_MS = 200;
@@ -38,13 +39,6 @@ function commandOf(pid) {
   } catch {
     return undefined;
   }
-}
-
-/** Busy CPU seconds of the whole machine (every user), from /proc/stat's first line. */
-function machineBusySeconds() {
-  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const [user, nice, system, , , irq, softirq, steal] = values.map(Number);
-  return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
 }
 
 function daemonPids() {

@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import Dockerode from 'dockerode';
 import { measureEngineFloor } from './engine-floor.mjs';
-import { percentile, recordFigure, sized, skipBench, summary } from '../../../scripts/bench-figures.mjs';
+import { machineBusySeconds, percentile, recordFigure, sized, skipBench, summary } from '../../../scripts/bench-figures.mjs';
 
 const defaultImage = process.env.AGENTBENCH_RUNNER_IMAGE ?? 'agentbench/py-runner:0.1.0';
 const targets = { medianMs: 15, bwrapMedianMs: 12, commandsPerSecond: 100, startMs: 400 };
@@ -134,6 +134,28 @@ export async function runSandboxBench({ log = console.log, runs = 200, image = d
     } finally {
       await pool.dispose();
     }
+    // A snapshot's sandbox without network (the verdict's) gets no network from the engine at all;
+    // the baseline is the same image started as any networkless sandbox (on `none`), alternated.
+    const snapshotSource = await DockerSandbox.create({ image, labels });
+    const snapshot = await snapshotSource.snapshot();
+    await snapshotSource.dispose();
+    try {
+      const onNone = { ms: [], cpuSeconds: [] };
+      const engineNetworkless = { ms: [], cpuSeconds: [] };
+      for (let index = 0; index < sized(10, 1); index++) {
+        for (const [into, start] of [[onNone, () => DockerSandbox.create({ image: snapshot.image, labels })], [engineNetworkless, () => snapshot.createSandbox({ labels })]]) {
+          const cpuBefore = machineBusySeconds();
+          const started = performance.now();
+          await (await start()).dispose();
+          into.ms.push(performance.now() - started);
+          into.cpuSeconds.push(machineBusySeconds() - cpuBefore);
+        }
+      }
+      figures.snapshotOnNone = { ...summary(onNone.ms), cpuSeconds: percentile(onNone.cpuSeconds, 50) };
+      figures.snapshotEngineNetworkless = { ...summary(engineNetworkless.ms), cpuSeconds: percentile(engineNetworkless.cpuSeconds, 50) };
+    } finally {
+      await snapshot.dispose();
+    }
     const { starts: rawStarts, lifecycles } = await measureEngineFloor({ docker, image, runId, runs: sized(10, 1), taskId: 'bench-raw' });
     figures.rawContainerStart = summary(rawStarts);
     figures.rawContainerLifecycle = summary(lifecycles);
@@ -179,6 +201,8 @@ export async function runSandboxBench({ log = console.log, runs = 200, image = d
     ['DockerSandbox.create (ready for commands)', figures.sandboxCreate, `median ≤ ${targets.startMs} ms`, verdict(figures.sandboxCreate.median <= targets.startMs)],
     ['  same, joining a started network holder', figures.sandboxCreateWarm, `median ≤ ${targets.startMs} ms`, verdict(figures.sandboxCreateWarm.median <= targets.startMs)],
     ['DockerSandbox.dispose (container removed)', figures.sandboxDispose, '', ''],
+    [`snapshot's sandbox create+dispose, on none`, figures.snapshotOnNone, `${figures.snapshotOnNone.cpuSeconds.toFixed(2)} CPU-s`, ''],
+    [`  same, no network from the engine`, figures.snapshotEngineNetworkless, `${figures.snapshotEngineNetworkless.cpuSeconds.toFixed(2)} CPU-s`, ''],
     ['raw container create+start (engine floor)', figures.rawContainerStart, '', ''],
     ['raw container create+start+remove', figures.rawContainerLifecycle, '', ''],
   ];
@@ -205,6 +229,8 @@ export async function runSandboxBench({ log = console.log, runs = 200, image = d
   ms('DockerSandbox exec ["true"], median', figures.sandboxExec, 'raw Engine API exec', figures.rawEngineExec, `≤ ${targets.medianMs} ms`);
   ms('DockerSandbox.create, median', figures.sandboxCreate, 'raw container create+start', figures.rawContainerStart, `≤ ${targets.startMs} ms`);
   ms('DockerSandbox.create joining a started network holder, median', figures.sandboxCreateWarm, 'raw container create+start', figures.rawContainerStart, `≤ ${targets.startMs} ms`);
+  ms("a snapshot's sandbox without network, create+dispose, median", figures.snapshotEngineNetworkless, 'the same on `none`', figures.snapshotOnNone);
+  recordFigure('sandbox', { name: "a snapshot's sandbox without network, create+dispose, machine CPU, median", value: figures.snapshotEngineNetworkless.cpuSeconds, unit: 'CPU-s', baseline: { name: 'the same on `none`', value: figures.snapshotOnNone.cpuSeconds } });
   recordFigure('sandbox', { name: 'throughput, 8 concurrent callers', value: figures.throughputEightCallers, unit: 'cmd/s', baseline: { name: '1 caller', value: figures.throughputOneCaller }, target: `≥ ${targets.commandsPerSecond} cmd/s` });
   if (figures.bwrapExec) ms('BwrapSandbox exec ["true"], median', figures.bwrapExec, 'bare bwrap spawn', figures.bareBwrap, `≤ ${targets.bwrapMedianMs} ms`);
   return figures;

@@ -89,7 +89,7 @@ function errorText(error: APIError): string {
 }
 
 /** A 400/422 that complains about structured output: the model or server does not support the JSON schema format. */
-export function isStructuredOutputRefusal(error: unknown): boolean {
+function isStructuredOutputRefusal(error: unknown): boolean {
   if (!isOpenAiError(error, 'APIError') || (error.status !== 400 && error.status !== 422)) return false;
   return /response_format|json_schema|structured output/i.test(errorText(error));
 }

@@ -162,6 +162,10 @@ describe.skipIf(skipReason !== undefined)('interrupting and resuming a suite run
     // The killed process could not clean up: its containers are still there.
     const orphans = await listManagedContainers({ runId: run.runId });
     expect(orphans.length).toBeGreaterThanOrEqual(1);
+    // A workspace's removal the kill cut short: the hidden folder the run had renamed it to.
+    const leftover = path.join(run.runDir, 'workspace', '.slow_a.removing-0123abcd');
+    mkdirSync(path.join(leftover, 'src'), { recursive: true });
+    writeFileSync(path.join(leftover, 'src', 'calc.py'), 'left\n');
 
     const started: string[] = [];
     const resumed = await validateSuite({
@@ -181,5 +185,6 @@ describe.skipIf(skipReason !== undefined)('interrupting and resuming a suite run
     // No INTERRUPTED record: SIGKILL gives no chance to write one.
     expect(records).toHaveLength(taskIds.length);
     expect(await listManagedContainers({ runId: run.runId })).toEqual([]);
+    expect(existsSync(leftover), 'a killed run\'s removal left to the resume').toBe(false);
   }, 300_000);
 });

@@ -11,7 +11,12 @@ export interface AttemptPaths {
 
 /** A suite run's layout: `logs/<task_id>/` and `workspace/<task_id>/`. */
 export function suiteAttemptPaths(runDir: string, taskId: string): AttemptPaths {
-  return { runDir, logDir: path.join(runDir, 'logs', taskId), workspaceDir: path.join(runDir, 'workspace', taskId) };
+  return { runDir, logDir: path.join(runDir, 'logs', taskId), workspaceDir: path.join(suiteWorkspacesDir(runDir), taskId) };
+}
+
+/** The folder of a suite run's task workspaces. */
+export function suiteWorkspacesDir(runDir: string): string {
+  return path.join(runDir, 'workspace');
 }
 
 /** A single-task run's layout: `logs/` and `workspace/`. */

@@ -33,6 +33,25 @@ describe('BackgroundRemovals', () => {
     expect(await readdir(outside)).toEqual(['keep.txt']);
   });
 
+  it('removes the hidden folders a killed run left mid-removal, and nothing else', async () => {
+    const outside = path.join(root(), 'host-files');
+    await mkdir(outside);
+    const workspaces = path.join(root(), 'workspace');
+    for (const name of ['.task_a.removing-0123abcd', '.task_b.removing-89abcdef', 'task_c', '.task_d.removing-xyz', '.hidden']) {
+      await mkdir(path.join(workspaces, name, 'repo'), { recursive: true });
+      await writeFile(path.join(workspaces, name, 'repo', 'file.txt'), 'x');
+    }
+    await symlink(outside, path.join(workspaces, '.task_a.removing-0123abcd', 'link-to-host'));
+
+    const removals = new BackgroundRemovals();
+    await removals.resumeLeftovers(workspaces);
+    expect(await removals.settle()).toEqual([]);
+    expect((await readdir(workspaces)).sort()).toEqual(['.hidden', '.task_d.removing-xyz', 'task_c']);
+    expect(existsSync(outside)).toBe(true);
+    // A run with no workspace folder yet has nothing to resume.
+    await removals.resumeLeftovers(path.join(root(), 'no-such-folder'));
+  });
+
   it('has nothing to do for a folder that is not there', async () => {
     const removals = new BackgroundRemovals();
     await removals.start(path.join(root(), 'never-made'));

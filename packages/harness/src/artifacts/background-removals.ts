@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rename } from 'node:fs/promises';
+import { readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { discardSandboxWorkspace } from './keep-sandbox-workspace.js';
 
@@ -11,6 +11,9 @@ import { discardSandboxWorkspace } from './keep-sandbox-workspace.js';
  * The run awaits `settle` on every exit, so nothing is left on disk when it ends, and reports
  * what could not be removed.
  */
+/** The hidden name a workspace is renamed to for its removal (`start`). */
+const REMOVING_NAME = /^\..+\.removing-[0-9a-f]{8}$/;
+
 export class BackgroundRemovals {
   private readonly pending = new Set<Promise<void>>();
   private readonly failures: string[] = [];
@@ -27,9 +30,32 @@ export class BackgroundRemovals {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
+    this.remove(removing, workspaceDir);
+  }
+
+  /**
+   * Starts the removal of the hidden folders in `workspacesDir` that a run killed mid-removal
+   * (SIGKILL, a crash) left behind, for the run that resumes it. The names are the harness's own:
+   * a sandbox's mount is the task's folder, so it cannot make a sibling of it.
+   */
+  async resumeLeftovers(workspacesDir: string): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(workspacesDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const name of names.filter((entry) => REMOVING_NAME.test(entry))) {
+      const leftover = path.join(workspacesDir, name);
+      this.remove(leftover, leftover);
+    }
+  }
+
+  private remove(folder: string, named: string): void {
     // discardSandboxWorkspace never rejects: it returns what went wrong.
-    const removal = discardSandboxWorkspace(removing).then((failure) => {
-      if (failure !== undefined) this.failures.push(`${workspaceDir}: ${failure}`);
+    const removal = discardSandboxWorkspace(folder).then((failure) => {
+      if (failure !== undefined) this.failures.push(`${named}: ${failure}`);
     });
     this.pending.add(removal);
     void removal.finally(() => this.pending.delete(removal));

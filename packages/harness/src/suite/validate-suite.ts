@@ -5,7 +5,7 @@ import path from 'node:path';
 import { HARNESS_VERSION, loadSuite, type AttemptRecord, type EngineConfig, type LoadedTask, type RunCounts, type RunRecord } from '@agentbench/schemas';
 import { DEFAULT_DOCKER_IMAGE, NetworkHolderPool, removeManagedContainers } from '@agentbench/sandbox';
 import { ulid } from 'ulid';
-import { suiteAttemptPaths } from '../artifacts/attempt-paths.js';
+import { suiteAttemptPaths, suiteWorkspacesDir } from '../artifacts/attempt-paths.js';
 import { DEFAULT_SKIP_LABELS } from '../plan/default-skip-labels.js';
 import { ArtifactBudget } from '../artifacts/artifact-budget.js';
 import { BackgroundRemovals } from '../artifacts/background-removals.js';
@@ -207,7 +207,8 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
   const budget = options.artifactBudget ?? new ArtifactBudget();
   // Keeping none: each workspace is removed in the background once its sandbox is gone (the next
   // task does not wait for it); the run awaits every removal before it ends (cleanup below).
-  const workspaceRemovals = retention === 'none' ? new BackgroundRemovals() : undefined;
+  // Also on a resume, whatever it keeps: a killed run's workspaces left mid-removal go.
+  const workspaceRemovals = retention === 'none' || isResumed ? new BackgroundRemovals() : undefined;
   let workspaceRemovalFailures: string[] = [];
 
   // One try of a task's baseline, on the sandboxes the driver gives it (its engine's, with an engines list).
@@ -229,7 +230,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       // Keeping none, the attempt removes it uncleaned (no sanitizing or measuring walk).
       artifactBudget: new ArtifactBudget({ budgetBytes: Number.POSITIVE_INFINITY }),
       discardWorkspace: retention === 'none',
-      ...(workspaceRemovals === undefined ? {} : { workspaceRemovals }),
+      ...(retention === 'none' && workspaceRemovals !== undefined ? { workspaceRemovals } : {}),
     });
   };
 
@@ -277,6 +278,7 @@ export async function validateSuite(options: ValidateSuiteOptions): Promise<Vali
       finished = selectTasksToResume(runRecord.task_ids, records.filter((record) => record.run_id === runRecord.run_id)).finished;
       // Containers of a run whose process died (SIGKILL, a crash) are still there: ours to remove.
       if (options.createSandbox === undefined) await removeManagedContainers({ runId: runRecord.run_id, onlyOrphans: true }).catch(() => undefined);
+      await workspaceRemovals?.resumeLeftovers(suiteWorkspacesDir(path.resolve(options.resumeDir as string)));
     },
     shouldRun: (taskId) => !finished.has(taskId),
     schedule: {

@@ -1,8 +1,10 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxSnapshot } from '../src/contract/sandbox.js';
-import type { DockerSandbox } from '../src/docker/docker-sandbox.js';
-import { NETWORKLESS_HOSTS } from '../src/docker/networkless-hosts-file.js';
-import { useDockerTestContext } from './helpers/docker-test-context.js';
+import { DockerSandbox } from '../src/docker/docker-sandbox.js';
+import { NETWORKLESS_HOSTS, networklessHostsFile } from '../src/docker/networkless-hosts-file.js';
+import { RUNNER_IMAGE, useDockerTestContext } from './helpers/docker-test-context.js';
 import { startHostListener, type HostListener } from './helpers/host-listener.js';
 
 const context = await useDockerTestContext('docker-snapshot.docker.test.ts');
@@ -72,6 +74,35 @@ describe.skipIf(context.skipReason !== undefined)(title, () => {
       expect((await sandbox.exec(['echo', 'usable'])).stdout).toBe('usable\n');
     } finally {
       await sandbox.dispose();
+    }
+  });
+
+  it('starts it on none, as any networkless sandbox, when the engine cannot mount the hosts file (and asks that engine no more)', async () => {
+    // An engine that does not see this host's temporary folder, as one beside a containerized `ab` would not: the file is gone.
+    const engine = new Dockerode();
+    const notes: string[] = [];
+    const setup = await DockerSandbox.create({ image: RUNNER_IMAGE, labels: { runId: context.runId, taskId: 'setup-unseen' } }, { docker: engine, onDebug: (note) => notes.push(note) });
+    const unseenSnapshot = (await setup.snapshot())!;
+    await setup.dispose();
+    const hostsFile = networklessHostsFile();
+    rmSync(hostsFile);
+    try {
+      for (const taskId of ['unseen-first', 'unseen-second']) {
+        const sandbox = (await unseenSnapshot.createSandbox({ labels: { runId: context.runId, taskId } })) as DockerSandbox;
+        try {
+          const inspected = await context.docker.getContainer(sandbox.containerId).inspect();
+          expect((inspected.Config as { NetworkDisabled?: boolean }).NetworkDisabled).toBeUndefined();
+          expect(Object.keys(inspected.NetworkSettings.Networks)).toEqual(['none']);
+          expect(await sandbox.exec(['python3', '-c', LOOPBACK_BY_NAME])).toMatchObject({ exitCode: 0, stdout: 'over-loopback\n' });
+        } finally {
+          await sandbox.dispose();
+        }
+      }
+      // One failed create, then none: the second went to none at once.
+      expect(notes.filter((note) => note.includes(`cannot mount ${hostsFile}`))).toHaveLength(1);
+    } finally {
+      writeFileSync(hostsFile, NETWORKLESS_HOSTS);
+      await unseenSnapshot.dispose();
     }
   });
 

@@ -62,6 +62,8 @@ interface EngineFacts {
   defaultRuntime: string | undefined;
 }
 const factsByEngine = new WeakMap<Dockerode, Promise<EngineFacts>>();
+/** Engines that could not mount the networkless hosts file (see `open`): their snapshots' sandboxes start on `none`. */
+const enginesNotSeeingHostFiles = new WeakSet<Dockerode>();
 
 /**
  * A hardened Docker container as a Sandbox. Commands and file operations go through
@@ -199,9 +201,8 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     const planInput: PlanInput = { spec };
     if (engineCpus !== undefined) planInput.engineCpus = engineCpus;
     if (user !== undefined) planInput.user = user;
-    if (isNetworkedNever && spec.hasNetwork !== true && spec.runtime === undefined && (await engineEndpoint(docker)).socketPath !== undefined) {
-      planInput.engineNetworklessHostsFile = networklessHostsFile();
-    }
+    const canSkipEngineNetwork = isNetworkedNever && spec.hasNetwork !== true && spec.runtime === undefined && !enginesNotSeeingHostFiles.has(docker);
+    if (canSkipEngineNetwork && (await engineEndpoint(docker)).socketPath !== undefined) planInput.engineNetworklessHostsFile = networklessHostsFile();
     // Checks the spec before a holder is taken.
     planContainer({ ...planInput, name: 'agentbench-check', labels: {} });
     const networklessRuntime = await DockerSandbox.networklessRuntimeOf(docker, spec);
@@ -209,6 +210,21 @@ export class DockerSandbox implements Sandbox, LiveSandbox {
     if (networklessRuntime !== undefined && spec.hasNetwork === true) planInput.isRuntimeDeferred = true;
     // A holder's namespace is made by runc: a container of another runtime cannot join it.
     const holder = spec.runtime === undefined && planInput.engineNetworklessHostsFile === undefined ? options.networkHolders?.take(typeof spec.image === 'string' ? spec.image : DEFAULT_DOCKER_IMAGE) : undefined;
+    const hostsFile = planInput.engineNetworklessHostsFile;
+    if (hostsFile !== undefined) {
+      try {
+        return await DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime, engineDefaultRuntime);
+      } catch (error) {
+        // A local socket to an engine in another mount namespace (ab in a container beside the engine), or a
+        // temporary folder cleaned under a long-lived process: the engine does not see the file. Start the
+        // sandbox on `none` as any other, and ask this engine for no more such mounts.
+        if (!(error instanceof Error && error.message.includes(hostsFile))) throw error;
+        enginesNotSeeingHostFiles.add(docker);
+        options.onDebug?.(`docker sandbox: the engine cannot mount ${hostsFile} (${error.message}); starting on the engine's none network instead`);
+        const { engineNetworklessHostsFile: _unseen, ...onNone } = planInput;
+        return DockerSandbox.start(docker, onNone, options, undefined, networklessRuntime, engineDefaultRuntime);
+      }
+    }
     if (holder === undefined) return DockerSandbox.start(docker, planInput, options, undefined, networklessRuntime, engineDefaultRuntime);
     try {
       return await DockerSandbox.start(docker, planInput, options, holder, networklessRuntime, engineDefaultRuntime);

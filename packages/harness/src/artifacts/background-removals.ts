@@ -3,6 +3,9 @@ import { readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { discardSandboxWorkspace } from './keep-sandbox-workspace.js';
 
+/** The hidden name a workspace is renamed to for its removal (`start`). */
+const REMOVING_NAME = /^\..+\.removing-[0-9a-f]{8}$/;
+
 /**
  * The workspaces a run keeps none of, removed in the background once their sandbox is gone, so
  * the removal is off the attempt's critical path (at -j 1 the next task starts meanwhile). Each
@@ -11,9 +14,6 @@ import { discardSandboxWorkspace } from './keep-sandbox-workspace.js';
  * The run awaits `settle` on every exit, so nothing is left on disk when it ends, and reports
  * what could not be removed.
  */
-/** The hidden name a workspace is renamed to for its removal (`start`). */
-const REMOVING_NAME = /^\..+\.removing-[0-9a-f]{8}$/;
-
 export class BackgroundRemovals {
   private readonly pending = new Set<Promise<void>>();
   private readonly failures: string[] = [];
